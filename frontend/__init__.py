@@ -1,0 +1,1 @@
+"""Frontend: the browser client's pages and static files."""

@@ -1,0 +1,1 @@
+"""Games: event store, projections, services, API and websockets."""

@@ -1,0 +1,132 @@
+"""Built-in players: a uniformly random legal bot, and a heuristic bot that plays to win.
+
+Both choose only from `legal_commands`, so a bot can never send an illegal command.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .cards import BLAST, DUEL, GIVE_NEIGHBOR, STEAL_NEIGHBOR, SWAP_NEIGHBOR
+from .commands import Block, ChooseNeighbor, Command, Handoff, Pass, Play
+from .legal import legal_commands
+from .resolution import SELF_ONLY
+from .rules import TABLE_WIDE, affected_order, capped, neighbours, table_wide_changes
+from .state import BLOCK, CHOOSE_NEIGHBOR, HANDOFF, PLAY, GameState
+
+DUEL_LOSS_FIRST_BETTOR = 4 / 3  # the first bettor loses 2 lives with probability 2/3
+
+
+class RandomBot:
+    name = "random"
+
+    def __init__(self, rnd: random.Random | None = None) -> None:
+        self.rnd = rnd or random.Random()
+
+    def choose(self, s: GameState, seat: int) -> Command:
+        return self.rnd.choice(legal_commands(s, seat))
+
+
+class HeuristicBot:
+    """Greedy and deterministic: it previews each play's effect on lives and keeps the best."""
+
+    name = "heuristic"
+
+    def choose(self, s: GameState, seat: int) -> Command:
+        options = legal_commands(s, seat)
+        phase = s.phase
+        if phase == PLAY:
+            return max(options, key=lambda c: self._score(s, seat, preview(s, s.kostic, c)))
+        if phase == BLOCK:
+            return self._block_or_pass(s, seat, options)
+        if phase == CHOOSE_NEIGHBOR:
+            return max(options, key=lambda c: self._score(s, seat, _neighbour_preview(s, c)))
+        if phase == HANDOFF:
+            return self._handoff(s, seat, options)
+        return options[0]
+
+    def _score(self, s: GameState, seat: int, lives: list[float]) -> float:
+        """Higher is better for `seat` (its pair's best member in the pairs variants)."""
+        team = s.team(seat)
+        mine = max(lives[p] for p in range(s.n) if p == seat or (team is not None
+                   and s.team(p) == team))  # fmt: skip
+        rivals = [lives[p] for p in range(s.n) if p != seat and (team is None or s.team(p) != team)]
+        knocked_out = sum(1 for x in rivals if x <= 0)
+        return 10 * mine - 3 * max(rivals, default=0) - sum(rivals) + 4 * knocked_out
+
+    def _block_or_pass(self, s: GameState, seat: int, options: list[Command]) -> Command:
+        blocks = [c for c in options if isinstance(c, Block)]
+        if not blocks:
+            return Pass()
+        p = s.pending
+        assert p is not None
+        play = Play(p.card.id, p.effect_index, p.scope, p.target)
+        before = self._score(s, seat, list(s.lives))
+        after = self._score(s, seat, preview(s, p.seat, play))
+        spare = len(s.hands[seat]) - 1
+        if before - after > (6 if spare < 2 else 2):
+            return blocks[0]
+        return Pass()
+
+    def _handoff(self, s: GameState, seat: int, options: list[Command]) -> Command:
+        partner = s.partner(seat)
+        if partner is not None and s.lives[partner] > 0:
+            gifts = [c for c in options if isinstance(c, Handoff) and c.to == partner]
+            if gifts:
+                return gifts[0]
+        return Handoff(None, None)
+
+
+def preview(s: GameState, kostic: int | None, command: Command) -> list[float]:
+    """Lives after a play resolves, roughly: choices made greedily, duels by expectation."""
+    lives: list[float] = list(s.lives)
+    if not isinstance(command, Play) or kostic is None:
+        return lives
+    kind = s.deck.card(command.card).effects[command.effect].kind
+    order = affected_order(s, kostic, kind, command.scope, command.target, tuple(s.lives))
+    if kind in TABLE_WIDE:
+        for seat, new in table_wide_changes(kind, s.lives, s.alive()):
+            lives[seat] = new
+        return lives
+    for p in order:
+        if lives[p] <= 0:
+            continue
+        if kind in SELF_ONLY:
+            lives[p] = capped(SELF_ONLY[kind](int(lives[p])))
+        elif kind == BLAST:
+            lives[p] -= 2
+            for nb in neighbours(s, p):
+                lives[nb] -= 1
+        elif kind == DUEL:
+            lives[p] -= DUEL_LOSS_FIRST_BETTOR
+            lives[kostic] -= 2 - DUEL_LOSS_FIRST_BETTOR
+        elif kind in (GIVE_NEIGHBOR, STEAL_NEIGHBOR, SWAP_NEIGHBOR):
+            nbs = neighbours(s, p)
+            richest = max(nbs, key=lambda q: lives[q])
+            if kind == GIVE_NEIGHBOR:
+                lives[p], lives[nbs[0]] = lives[p] - 1, min(6, lives[nbs[0]] + 1)
+            elif kind == STEAL_NEIGHBOR:
+                lives[p], lives[richest] = min(6, lives[p] + 1), lives[richest] - 1
+            elif lives[richest] > lives[p]:
+                lives[p], lives[richest] = lives[richest], lives[p]
+    eliminated = sum(1 for q in range(s.n) if s.lives[q] > 0 >= lives[q] and q != kostic)
+    if eliminated and lives[kostic] > 0:  # R14: the eliminator's bonus
+        lives[kostic] = min(6, lives[kostic] + eliminated)
+    return [max(0.0, x) for x in lives]
+
+
+def _neighbour_preview(s: GameState, command: Command) -> list[float]:
+    p = s.pending
+    assert p is not None and isinstance(command, ChooseNeighbor)
+    lives: list[float] = list(s.lives)
+    me, other, kind = p.queue[0], command.neighbor, p.effect.kind
+    if kind == GIVE_NEIGHBOR:
+        lives[me], lives[other] = lives[me] - 1, min(6, lives[other] + 1)
+    elif kind == STEAL_NEIGHBOR:
+        lives[me], lives[other] = min(6, lives[me] + 1), lives[other] - 1
+    else:
+        lives[me], lives[other] = lives[other], lives[me]
+    return lives
+
+
+BOTS = {"random": RandomBot, "heuristic": HeuristicBot}

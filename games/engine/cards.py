@@ -1,0 +1,110 @@
+"""Cards, effects and decks. A deck is data: a CSV file in `decks/` or a list of rows."""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from .errors import IllegalCommand
+
+RED, GREEN, BLUE = "red", "green", "blue"
+COLOURS = (RED, GREEN, BLUE)
+
+LOSE_1 = "LOSE_1"
+GAIN_1 = "GAIN_1"
+GIVE_NEIGHBOR = "GIVE_NEIGHBOR"
+STEAL_NEIGHBOR = "STEAL_NEIGHBOR"
+SWAP_NEIGHBOR = "SWAP_NEIGHBOR"
+BLAST = "BLAST"
+DUEL = "DUEL"
+HALVE_EVEN = "HALVE_EVEN"
+DOUBLE_LOW = "DOUBLE_LOW"
+LOW_UP_TOP_DOWN = "LOW_UP_TOP_DOWN"
+LOW_2_TOP_5 = "LOW_2_TOP_5"
+ODD_UP = "ODD_UP"
+EVEN_DOWN = "EVEN_DOWN"
+EFFECTS = (
+    LOSE_1, GAIN_1, GIVE_NEIGHBOR, STEAL_NEIGHBOR, SWAP_NEIGHBOR, BLAST, DUEL,
+    HALVE_EVEN, DOUBLE_LOW, LOW_UP_TOP_DOWN, LOW_2_TOP_5, ODD_UP, EVEN_DOWN,
+)  # fmt: skip
+
+DECKS_DIR = Path(__file__).with_name("decks")
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    colour: str
+    kind: str
+
+    def __str__(self) -> str:
+        return f"{self.colour} {self.kind}"
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    id: str
+    effects: tuple[Effect, Effect]
+
+    def __str__(self) -> str:
+        return self.id
+
+    def has_colour(self, colour: str) -> bool:
+        return self.effects[0].colour == colour or self.effects[1].colour == colour
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    """A named, ordered catalogue of cards (catalog order is the CSV order)."""
+
+    name: str
+    cards: tuple[Card, ...]
+    by_id: dict[str, Card] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "by_id", {c.id: c for c in self.cards})
+
+    def card(self, card_id: str) -> Card:
+        """Return the card with this id; raise IllegalCommand("illegal_move") if unknown."""
+        try:
+            return self.by_id[card_id]
+        except (KeyError, TypeError):
+            raise IllegalCommand("illegal_move", f"no card {card_id!r} in this deck") from None
+
+    def __contains__(self, card_id: object) -> bool:
+        return card_id in self.by_id
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(c.id for c in self.cards)
+
+    def rows(self) -> list[list[str]]:
+        """The deck as plain rows, as stored in a game's first event."""
+        return [[c.id, *(x for e in c.effects for x in (e.colour, e.kind))] for c in self.cards]
+
+    @classmethod
+    def from_rows(cls, name: str, rows: list[list[str]] | list[tuple[str, ...]]) -> Deck:
+        """Build a deck from rows (id, colour_a, effect_a, colour_b, effect_b); ValueError if bad."""
+        cards = []
+        for row in rows:
+            card_id, ca, ea, cb, eb = (str(x).strip() for x in row)
+            for colour, kind in ((ca, ea), (cb, eb)):
+                if colour not in COLOURS or kind not in EFFECTS:
+                    raise ValueError(f"card {card_id}: bad effect {colour} {kind}")
+            cards.append(Card(card_id, (Effect(ca, ea), Effect(cb, eb))))
+        if len({c.id for c in cards}) != len(cards):
+            raise ValueError(f"deck {name}: duplicate card ids")
+        return cls(name, tuple(cards))
+
+
+@cache
+def load_deck(name: str = "standard") -> Deck:
+    """Load a deck shipped in `decks/NAME.csv`; ValueError if there is none."""
+    path = DECKS_DIR / f"{name}.csv"
+    if not name.isidentifier() or not path.is_file():
+        raise ValueError(f"unknown deck {name!r}")
+    with path.open(newline="") as f:
+        reader = csv.reader(f)
+        next(reader)  # header
+        return Deck.from_rows(name, [row for row in reader if row])

@@ -1,0 +1,143 @@
+"""Commands in, events out. `decide` validates a command against the state (R35 order) and
+returns the events it causes, followed by every automatic step up to the next decision."""
+
+from __future__ import annotations
+
+from .commands import Bet, Block, ChooseNeighbor, Command, Handoff, Join, Pass, Play, Timeout
+from .errors import IllegalCommand, game_over, illegal, invalid, not_your_turn
+from .events import (
+    BET_PLACED, BLOCK_PASSED, CARD_HANDED_OFF, CARD_PLAYED, NEIGHBOR_CHOSEN, PLAY_BLOCKED,
+    SEAT_TAKEN, TIMED_OUT, Event,
+)  # fmt: skip
+from .cards import Deck
+from .evolve import apply, fold
+from .flow import auto_events
+from .legal import explain_play, legal_bets, legal_blocks, legal_handoffs, plays_of_card
+from .setup import creation_events
+from .state import ACTIVE, BET, BLOCK, CHOOSE_NEIGHBOR, ENDED, HANDOFF, LOBBY, PLAY, GameState
+from .timeouts import timeout_commands
+
+MAX_AUTO_STEPS = 10_000  # a guard against an engine bug looping; no game comes near it
+
+
+def new_game(*, seats: int, seed: bytes, variant: str = "standard", options: dict | None = None,
+             deck: Deck | None = None, rig: dict | None = None) -> list[Event]:  # fmt: skip
+    """The events that create a game (R22: the seed's commitment comes first).
+
+    Bot seats (option `bots`) are seated at once, and a game of bots only starts at once;
+    players take the other seats with Join. Raises IllegalCommand("invalid") for bad settings.
+    """
+    events = creation_events(seats=seats, seed=seed, variant=variant, options=options, deck=deck,
+                             rig=rig)  # fmt: skip
+    work = fold(events)
+    _take(work, events, [], seed)
+    return events
+
+
+def decide(s: GameState, command: Command, *, actor: int | None = None,
+           seed: bytes) -> list[Event]:  # fmt: skip
+    """The events `command` (sent by seat `actor`) causes; raises IllegalCommand, changes nothing."""
+    return execute(s, command, actor=actor, seed=seed)[0]
+
+
+def execute(s: GameState, command: Command, *, actor: int | None = None,
+            seed: bytes) -> tuple[list[Event], GameState]:  # fmt: skip
+    """Like `decide`, and also the state those events fold into (so callers need not refold)."""
+    work = s.copy()
+    out: list[Event] = []
+    if isinstance(command, Join):
+        _take(work, out, _join(work, command), seed)
+    elif isinstance(command, Timeout):
+        _timeout(work, out, seed)
+    else:
+        _take(work, out, [command_event(work, actor, command)], seed)
+    return out, work
+
+
+def _take(work: GameState, out: list[Event], events: list[Event], seed: bytes) -> None:
+    """Apply `events`, then every automatic step until a seat must decide or the game ends."""
+    for _ in range(MAX_AUTO_STEPS):
+        for event in events:
+            apply(work, event)
+            out.append(event)
+        events = auto_events(work, seed)
+        if not events:
+            return
+    raise RuntimeError("the engine did not reach a decision")  # pragma: no cover
+
+
+def command_event(s: GameState, actor: int | None, command: Command) -> Event:
+    """Check a seat's command in the R35 order and return its event."""
+    if s.status == ENDED:
+        raise game_over()
+    if s.status != ACTIVE or actor is None or actor not in s.awaiting:
+        raise not_your_turn()  # also a player who already passed (R26)
+    phase = s.phase
+    if phase == PLAY and isinstance(command, Play):
+        return _play(s, actor, command)
+    if phase == BLOCK and isinstance(command, Pass):
+        return Event(BLOCK_PASSED, {"seat": actor, "turn": s.turn})
+    if phase == BLOCK and isinstance(command, Block):
+        if command not in legal_blocks(s, actor):
+            raise illegal(_block_problem(s, actor, command))
+        return Event(PLAY_BLOCKED, {"seat": actor, "card": command.card})
+    if phase == CHOOSE_NEIGHBOR and isinstance(command, ChooseNeighbor):
+        if command.neighbor not in s.pending.neighbor_options:  # type: ignore[union-attr]
+            raise illegal("choose one of your neighbours (R8)")
+        return Event(NEIGHBOR_CHOSEN, {"seat": actor, "neighbor": command.neighbor})
+    if phase == BET and isinstance(command, Bet):
+        if command not in legal_bets(s):
+            raise illegal("with duel_coin bet on the coin, else on parity or size (R34)")
+        return Event(BET_PLACED, {"seat": actor, "kind": command.kind, "value": command.value})
+    if phase == HANDOFF and isinstance(command, Handoff):
+        if command not in legal_handoffs(s, actor):
+            raise illegal("hand one of your cards to a player still in the game (R15)")
+        rest = list(s.hands[actor])
+        if command.card is not None:
+            rest.remove(command.card)
+        data = {"seat": actor, "card": command.card, "to": command.to, "discarded": rest}
+        return Event(CARD_HANDED_OFF, data)
+    raise illegal(f"a {type(command).__name__.lower()} is not what is asked now ({phase})")
+
+
+def _play(s: GameState, seat: int, play: Play) -> Event:
+    if play.card not in s.hands[seat] or play not in plays_of_card(s, seat, s.deck.card(play.card)):
+        raise illegal(explain_play(s, seat, play))
+    data = {"seat": seat, "card": play.card, "effect": play.effect, "scope": play.scope,
+            "target": play.target}  # fmt: skip
+    return Event(CARD_PLAYED, data)
+
+
+def _block_problem(s: GameState, seat: int, block: Block) -> str:
+    if block.card not in s.hands[seat]:
+        return f"{block.card} is not in your hand"
+    if len(s.hands[seat]) < 2:
+        return "the last card in hand cannot block"
+    return "a block needs a card with an effect of the played colour"
+
+
+def _join(s: GameState, join: Join) -> list[Event]:
+    if s.status != LOBBY:
+        raise IllegalCommand("game_full", "the game has already started")
+    free = [seat for seat, name in enumerate(s.names) if name is None]
+    if not free:
+        raise IllegalCommand("game_full", "every seat is taken")
+    seat = free[0] if join.seat is None else join.seat
+    if not isinstance(seat, int) or not 0 <= seat < s.n:
+        raise invalid(f"seat must be 0..{s.n - 1}")
+    if seat not in free:
+        raise IllegalCommand("seat_taken", f"seat {seat} is taken")
+    return [Event(SEAT_TAKEN, {"seat": seat, "name": join.name, "bot": join.bot})]
+
+
+def _timeout(work: GameState, out: list[Event], seed: bytes) -> None:
+    """R21: the deadline passed; act for every seat still awaited, by the timeout policy."""
+    if work.status == ENDED:
+        raise game_over()
+    acts = timeout_commands(work)
+    if not acts:
+        raise illegal("no decision is pending")
+    record = Event(TIMED_OUT, {"phase": work.phase, "seats": [seat for seat, _ in acts]})
+    _take(work, out, [record], seed)
+    for seat, command in acts:
+        _take(work, out, [command_event(work, seat, command)], seed)

@@ -1,0 +1,259 @@
+"""Folding events into state. Every change of state happens here, and only here.
+
+`apply` changes a state in place (private, for speed); `evolve` and `fold` are the public doors
+and never change a state a caller holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from functools import reduce
+from typing import Any
+
+from . import events as ev
+from .cards import DUEL, Deck
+from .rules import affected_order
+from .state import (
+    ACTIVE, BET, BLOCK, CHOOSE_NEIGHBOR, DRAW, ENDED, ENDING, FIRST_ROLL, HANDOFF, MAX_LIVES,
+    PLAY, RESOLVE, TURN_END, BETWEEN, Duel, GameState, Pending,
+)  # fmt: skip
+
+Data = dict[str, Any]
+
+
+def _created(_: GameState | None, d: Data) -> GameState:
+    n = d["seats"]
+    deck = Deck.from_rows(d["deck"]["name"], d["deck"]["cards"])
+    return GameState(
+        variant=d["variant"], n=n, deck=deck, options=dict(d["options"]),
+        seed_commitment=d["seed_commitment"], rigged=d["rig"] is not None,
+        rig=d["rig"], names=[None] * n, bots=[False] * n,
+        lives=[MAX_LIVES] * n, hands=[[] for _ in range(n)],
+    )  # fmt: skip
+
+
+def _seat_taken(s: GameState, d: Data) -> None:
+    s.names[d["seat"]] = d["name"]
+    s.bots[d["seat"]] = bool(d.get("bot"))
+
+
+def _started(s: GameState, d: Data) -> None:
+    s.status = ACTIVE
+    s.lives = list(d["lives"])
+    s.hands = [list(h) for h in d["hands"]]
+    s.draw = list(d["draw"])
+    if d.get("shuffle") is not None:
+        s.shuffles += 1
+    s.phase = FIRST_ROLL
+    s.contenders = list(range(s.n))
+
+
+def _first_roll(s: GameState, d: Data) -> None:
+    """R2/R32: once every contender rolled, the tied highest roll again (or one is left)."""
+    s.first_rolls[d["seat"]] = d["value"]
+    if len(s.first_rolls) == len(s.contenders):
+        top = max(s.first_rolls.values())
+        s.contenders = [p for p in s.contenders if s.first_rolls[p] == top]
+        s.first_rolls = {}
+
+
+def _duel_roll(s: GameState, d: Data) -> None:
+    duel = s.pending.duel  # type: ignore[union-attr]
+    if d["hit"]:
+        duel.bettor = duel.other(duel.bettor)
+        duel.bet = None
+        s.phase, s.awaiting = BET, [duel.bettor]
+    else:
+        duel.loser = duel.bettor
+        s.phase = RESOLVE
+
+
+def _rolled(s: GameState, d: Data) -> None:
+    s.rolls += 1
+    if d["purpose"] == "first":
+        _first_roll(s, d)
+    else:
+        _duel_roll(s, d)
+
+
+def _turn_started(s: GameState, d: Data) -> None:
+    s.kostic, s.turn = d["kostic"], d["turn"]
+    s.phase, s.awaiting, s.pending = PLAY, [d["kostic"]], None
+    s.contenders, s.first_rolls = [], {}
+
+
+def _turn_skipped(s: GameState, d: Data) -> None:
+    s.phase, s.awaiting = DRAW, []
+
+
+def _played(s: GameState, d: Data) -> None:
+    seat, card = d["seat"], s.deck.card(d["card"])
+    s.hands[seat].remove(card.id)  # R25: the card leaves the hand when announced
+    n = s.n
+    asked = tuple(p for p in ((seat + i) % n for i in range(1, n)) if s.lives[p] > 0)
+    s.pending = Pending(seat, card, d["effect"], d["scope"], d["target"], tuple(s.lives), asked,
+                        list(asked))  # fmt: skip
+    s.phase, s.awaiting = BLOCK, list(asked)
+
+
+def _passed(s: GameState, d: Data) -> None:
+    s.pending.window.remove(d["seat"])  # type: ignore[union-attr]
+    s.awaiting.remove(d["seat"])
+
+
+def _blocked(s: GameState, d: Data) -> None:
+    s.hands[d["seat"]].remove(d["card"])
+    s.discard.append(s.pending.card.id)  # type: ignore[union-attr]  # R25: played card first
+    s.discard.append(d["card"])
+    s.pending, s.phase, s.awaiting = None, DRAW, []
+
+
+def _window_closed(s: GameState, d: Data) -> None:
+    p = s.pending
+    assert p is not None
+    p.window = []
+    p.queue = affected_order(s, p.seat, p.effect.kind, p.scope, p.target, p.snapshot)
+    s.phase, s.awaiting = RESOLVE, []
+
+
+def _neighbor_requested(s: GameState, d: Data) -> None:
+    s.pending.neighbor_options = tuple(d["options"])  # type: ignore[union-attr]
+    s.phase, s.awaiting = CHOOSE_NEIGHBOR, [d["seat"]]
+
+
+def _neighbor_chosen(s: GameState, d: Data) -> None:
+    s.pending.neighbor = d["neighbor"]  # type: ignore[union-attr]
+    s.phase, s.awaiting = RESOLVE, []
+
+
+def _duel_started(s: GameState, d: Data) -> None:
+    p, k = d["seats"]
+    s.pending.duel = Duel(p, k, p)  # type: ignore[union-attr]
+    s.phase, s.awaiting = BET, [p]
+
+
+def _bet(s: GameState, d: Data) -> None:
+    s.pending.duel.bet = (d["kind"], d["value"])  # type: ignore[union-attr]
+    s.phase, s.awaiting = RESOLVE, []
+
+
+def _lives_changed(s: GameState, d: Data) -> None:
+    for seat, lives in d["changes"]:
+        s.lives[seat] = lives
+    p = s.pending
+    if p is not None and d.get("resolved"):
+        p.queue = [q for q in p.queue if q not in d["resolved"]]
+        p.neighbor, p.neighbor_options, p.duel = None, (), None
+
+
+def _eliminated(s: GameState, d: Data) -> None:
+    seat, p = d["seat"], s.pending
+    s.lives[seat] = 0
+    assert p is not None
+    p.eliminated.append((seat, d["by"]))
+    if seat in p.queue:  # R11: a player eliminated earlier in the order is skipped
+        p.queue.remove(seat)
+    if p.effect.kind == DUEL and seat == p.seat:  # no Kostič, no more duels
+        p.queue.clear()
+
+
+def _countdown_started(s: GameState, d: Data) -> None:
+    s.countdown, s.countdown_turn = d["value"], s.turn
+
+
+def _effect_resolved(s: GameState, d: Data) -> None:
+    p = s.pending
+    assert p is not None
+    for seat, lives in d["bonus"]:
+        s.lives[seat] = lives
+    s.discard.append(p.card.id)  # R25
+    if d.get("game_over"):  # R29: no handoffs; eliminated hands go to the discard pile
+        for seat, _ in p.eliminated:
+            s.discard.extend(s.hands[seat])
+            s.hands[seat] = []
+        s.phase, s.awaiting = ENDING, []
+        return
+    p.handoffs = [seat for seat, _ in p.eliminated if s.hands[seat]]  # R28
+    _next_handoff(s)
+
+
+def _next_handoff(s: GameState) -> None:
+    handoffs = s.pending.handoffs  # type: ignore[union-attr]
+    if handoffs:
+        s.phase, s.awaiting = HANDOFF, [handoffs[0]]
+    else:
+        s.phase, s.awaiting = DRAW, []
+
+
+def _handed_off(s: GameState, d: Data) -> None:
+    seat, card = d["seat"], d["card"]
+    hand = s.hands[seat]
+    if card is not None:
+        hand.remove(card)
+        s.hands[d["to"]].append(card)
+    s.discard.extend(hand)  # R15: the rest of his hand goes to the discard pile
+    s.hands[seat] = []
+    s.pending.handoffs.pop(0)  # type: ignore[union-attr]
+    _next_handoff(s)
+
+
+def _reshuffled(s: GameState, d: Data) -> None:
+    s.draw, s.discard = list(d["draw"]), []
+    s.shuffles += 1
+
+
+def _drawn(s: GameState, d: Data) -> None:
+    s.hands[d["seat"]].append(s.draw.pop(0))
+    s.phase = TURN_END
+
+
+def _turn_ended(s: GameState, d: Data) -> None:
+    s.countdown = d["countdown"]
+    s.pending, s.awaiting = None, []
+    s.phase = ENDING if d.get("game_over") else BETWEEN
+
+
+def _timed_out(s: GameState, d: Data) -> None:
+    pass  # a record only: the acts taken for the absent players follow as their own events
+
+
+def _ended(s: GameState, d: Data) -> None:
+    s.status, s.winners, s.seed = ENDED, list(d["winners"]), d["seed"]
+    s.phase, s.kostic, s.awaiting, s.pending = None, None, [], None  # R31
+
+
+APPLY: dict[str, Callable[[GameState, Data], None]] = {
+    ev.SEAT_TAKEN: _seat_taken, ev.GAME_STARTED: _started, ev.DIE_ROLLED: _rolled,
+    ev.COIN_TOSSED: _rolled, ev.TURN_STARTED: _turn_started, ev.TURN_SKIPPED: _turn_skipped,
+    ev.CARD_PLAYED: _played, ev.BLOCK_PASSED: _passed, ev.PLAY_BLOCKED: _blocked,
+    ev.BLOCK_WINDOW_CLOSED: _window_closed, ev.NEIGHBOR_REQUESTED: _neighbor_requested,
+    ev.NEIGHBOR_CHOSEN: _neighbor_chosen, ev.DUEL_STARTED: _duel_started, ev.BET_PLACED: _bet,
+    ev.LIVES_CHANGED: _lives_changed, ev.PLAYER_ELIMINATED: _eliminated,
+    ev.COUNTDOWN_STARTED: _countdown_started, ev.EFFECT_RESOLVED: _effect_resolved,
+    ev.CARD_HANDED_OFF: _handed_off, ev.DECK_RESHUFFLED: _reshuffled, ev.CARD_DRAWN: _drawn,
+    ev.TURN_ENDED: _turn_ended, ev.TIMED_OUT: _timed_out, ev.GAME_ENDED: _ended,
+}  # fmt: skip
+
+
+def apply(s: GameState | None, e: ev.Event) -> GameState:
+    """Apply one event in place (the first event makes the state). Private to the engine."""
+    if e.type == ev.GAME_CREATED:
+        return _created(s, e.data)
+    if s is None:
+        raise ValueError("the first event must be game_created")
+    APPLY[e.type](s, e.data)
+    return s
+
+
+def evolve(s: GameState | None, e: ev.Event) -> GameState:
+    """The state after event `e`; `s` is left as it was."""
+    return apply(s.copy() if s is not None else None, e)
+
+
+def fold(events: Iterable[ev.Event], initial: GameState | None = None) -> GameState:
+    """Replay events onto `initial` (or from nothing); the only way a state is made."""
+    state = initial.copy() if initial is not None else None
+    state = reduce(apply, events, state)  # type: ignore[arg-type]
+    if state is None:
+        raise ValueError("no events")
+    return state

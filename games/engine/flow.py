@@ -1,0 +1,96 @@
+"""The engine's own steps between decisions: first rolls, block window close, resolution,
+draw, countdown and the end. `auto_events` returns [] when a seat must decide."""
+
+from __future__ import annotations
+
+from . import rng
+from .events import (
+    CARD_DRAWN, COUNTDOWN_STARTED, DECK_RESHUFFLED, DIE_ROLLED, BLOCK_WINDOW_CLOSED, GAME_ENDED,
+    TURN_ENDED, TURN_SKIPPED, TURN_STARTED, Event,
+)  # fmt: skip
+from .legal import has_legal_play
+from .resolution import next_step, roll_event
+from .rules import left_of, winners
+from .setup import start_events
+from .state import (
+    ACTIVE, BETWEEN, BLOCK, DRAW, ENDING, FIRST_ROLL, LOBBY, PLAY, RESOLVE, TURN_END, GameState,
+)  # fmt: skip
+
+COUNTDOWN_START = 6
+
+
+def auto_events(s: GameState, seed: bytes) -> list[Event]:
+    if s.status == LOBBY:
+        return start_events(s, seed) if None not in s.names else []
+    if s.status != ACTIVE:
+        return []
+    p = s.pending
+    if s.countdown is None and p is not None and p.eliminated:  # R16: first elimination
+        return [Event(COUNTDOWN_STARTED, {"value": COUNTDOWN_START})]
+    phase = s.phase
+    if phase == PLAY:
+        return _maybe_skip(s)
+    if phase == BLOCK:
+        return [] if p.window else [Event(BLOCK_WINDOW_CLOSED, {})]  # type: ignore[union-attr]
+    if phase == RESOLVE:
+        return next_step(s, seed)
+    if phase == DRAW:
+        return [_draw(s, seed)]
+    if phase == TURN_END:
+        return [_turn_end(s)]
+    if phase == BETWEEN:
+        return [Event(TURN_STARTED, {"kostic": left_of(s, s.kostic), "turn": s.turn + 1})]
+    if phase == FIRST_ROLL:
+        return [_first_roll(s, seed)]
+    if phase == ENDING:
+        return [_end(s, seed)]
+    return []  # a seat decides
+
+
+def _maybe_skip(s: GameState) -> list[Event]:
+    """R5: a Kostič with no card, or no legal play, only draws."""
+    k = s.kostic
+    assert k is not None
+    if not s.hands[k]:
+        return [Event(TURN_SKIPPED, {"seat": k, "reason": "empty_hand"})]
+    if not has_legal_play(s, k):
+        return [Event(TURN_SKIPPED, {"seat": k, "reason": "no_legal_play"})]
+    return []
+
+
+def _first_roll(s: GameState, seed: bytes) -> Event:
+    """R2/R32: contenders roll in seat order until one is highest."""
+    if len(s.contenders) == 1:
+        return Event(TURN_STARTED, {"kostic": s.contenders[0], "turn": 1})
+    seat = next(p for p in s.contenders if p not in s.first_rolls)
+    return Event(DIE_ROLLED, roll_event(s, seed, "first", seat))
+
+
+def _draw(s: GameState, seed: bytes) -> Event:
+    k = s.kostic
+    assert k is not None
+    if s.lives[k] == 0:  # R30
+        return _turn_end(s)
+    if s.draw:
+        return Event(CARD_DRAWN, {"seat": k, "card": s.draw[0]})
+    if s.discard:  # R4
+        order = rng.shuffle(seed, s.shuffles, s.discard)
+        return Event(DECK_RESHUFFLED, {"draw": order, "n": s.shuffles})
+    return _turn_end(s)  # both piles empty: no card is drawn
+
+
+def _turn_end(s: GameState) -> Event:
+    """R16/R31: later turns count the countdown down; below 1 the game ends, staying at 1."""
+    countdown, over = s.countdown, False
+    if countdown is not None and s.countdown_turn != s.turn:
+        if countdown == 1:
+            over = True
+        else:
+            countdown -= 1
+    return Event(TURN_ENDED, {"turn": s.turn, "countdown": countdown, "game_over": over})
+
+
+def _end(s: GameState, seed: bytes) -> Event:
+    alive = sum(1 for lives in s.lives if lives > 0)
+    reason = "last_standing" if alive < 2 else "countdown"
+    return Event(GAME_ENDED, {"winners": winners(s), "seed": seed.hex(), "reason": reason})

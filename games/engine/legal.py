@@ -1,0 +1,104 @@
+"""The one definition of "legal": every command a seat may send now.
+
+`decide` accepts a command only if it is in the list these functions make; bots choose from
+it; the API's view shows it as `legal`. `explain_play` only words the reason for a rejection.
+"""
+
+from __future__ import annotations
+
+from .cards import DUEL, Card
+from .commands import BET_VALUES, Bet, Block, ChooseNeighbor, Command, Handoff, Pass, Play
+from .rules import CONDITION_TEXT, NEEDS_OTHER_PLAYER, TABLE_WIDE, meets_condition, scopes_for
+from .state import ACTIVE, BET, BLOCK, CHOOSE_NEIGHBOR, HANDOFF, PLAY, GameState
+
+
+def plays_of_card(s: GameState, kostic: int, card: Card) -> list[Play]:
+    """Legal plays of one card: scope by colour (section 2), targets by R3, R9, R12, R33."""
+    alive = [p for p in range(s.n) if s.lives[p] > 0]
+    out = []
+    for index, effect in enumerate(card.effects):
+        kind = effect.kind
+        if kind in NEEDS_OTHER_PLAYER and len(alive) < 2:
+            continue
+        for scope in scopes_for(effect.colour):
+            if scope == "all":
+                out.append(Play(card.id, index, "all", None))
+                continue
+            for target in alive:
+                if kind == DUEL and target == kostic:  # R3
+                    continue
+                if kind in TABLE_WIDE or meets_condition(kind, s.lives[target]):
+                    out.append(Play(card.id, index, "one", target))
+    return out
+
+
+def legal_plays(s: GameState, seat: int) -> list[Play]:
+    deck = s.deck
+    return [play for card_id in s.hands[seat] for play in plays_of_card(s, seat, deck.card(card_id))]
+
+
+def has_legal_play(s: GameState, seat: int) -> bool:
+    deck = s.deck
+    return any(plays_of_card(s, seat, deck.card(c)) for c in s.hands[seat])
+
+
+def legal_blocks(s: GameState, seat: int) -> list[Block]:
+    """Section 5: a card sharing the played effect's colour; never the last card in hand."""
+    hand = s.hands[seat]
+    if len(hand) < 2:
+        return []
+    colour = s.pending.effect.colour  # type: ignore[union-attr]
+    deck = s.deck
+    return [Block(c) for c in hand if deck.card(c).has_colour(colour)]
+
+
+def legal_bets(s: GameState) -> list[Bet]:
+    kinds = ("coin",) if s.options.get("duel_coin") else ("parity", "size")  # R34
+    return [Bet(kind, value) for kind in kinds for value in BET_VALUES[kind]]
+
+
+def legal_handoffs(s: GameState, seat: int) -> list[Handoff]:
+    """R15: one card to any player still in the game, or decline."""
+    alive = [p for p in range(s.n) if s.lives[p] > 0]
+    return [Handoff(None, None)] + [Handoff(c, to) for c in s.hands[seat] for to in alive]
+
+
+def awaits(s: GameState, seat: int | None) -> bool:
+    return s.status == ACTIVE and seat is not None and seat in s.awaiting
+
+
+def legal_commands(s: GameState, seat: int | None) -> list[Command]:
+    """Every command `seat` may send now; [] when it may not act."""
+    if not awaits(s, seat):
+        return []
+    assert seat is not None
+    phase = s.phase
+    if phase == PLAY:
+        return list(legal_plays(s, seat))
+    if phase == BLOCK:
+        return [Pass(), *legal_blocks(s, seat)]
+    if phase == CHOOSE_NEIGHBOR:
+        return [ChooseNeighbor(n) for n in s.pending.neighbor_options]  # type: ignore[union-attr]
+    if phase == BET:
+        return list(legal_bets(s))
+    if phase == HANDOFF:
+        return list(legal_handoffs(s, seat))
+    return []
+
+
+def explain_play(s: GameState, seat: int, play: Play) -> str:
+    """Why an illegal play is illegal, in words (for the error message only)."""
+    if play.card not in s.hands[seat]:
+        return f"{play.card} is not in your hand"
+    effect = s.deck.card(play.card).effects[play.effect]
+    if play.scope not in scopes_for(effect.colour):
+        return f"a {effect.colour} effect is played on {' or '.join(scopes_for(effect.colour))}"
+    if play.scope == "all":
+        return "an all-players play names no target"
+    if play.target is None or not 0 <= play.target < s.n or s.lives[play.target] == 0:
+        return "the target must be a player still in the game"
+    if effect.kind == DUEL and play.target == seat:
+        return "a duel needs another player as target (R3)"
+    if effect.kind in CONDITION_TEXT:
+        return f"{effect.kind} needs a target with {CONDITION_TEXT[effect.kind]} (R9)"
+    return "that play is not allowed now"

@@ -1,0 +1,126 @@
+"""Resolving a play that was not blocked: the engine's own steps in the `resolve` phase.
+
+Each step returns the next events (a life change with its eliminations, a request for a
+decision, a roll, or the end of the effect); an empty list never happens here.
+"""
+
+from __future__ import annotations
+
+from . import rng
+from .cards import (
+    BLAST, DOUBLE_LOW, DUEL, EVEN_DOWN, GAIN_1, GIVE_NEIGHBOR, HALVE_EVEN, LOSE_1, ODD_UP,
+    STEAL_NEIGHBOR, SWAP_NEIGHBOR,
+)  # fmt: skip
+from .events import (
+    COIN_TOSSED, DIE_ROLLED, DUEL_STARTED, EFFECT_RESOLVED, LIVES_CHANGED, NEIGHBOR_REQUESTED,
+    PLAYER_ELIMINATED, Event,
+)  # fmt: skip
+from .rules import TABLE_WIDE, capped, neighbours, table_wide_changes
+from .state import MAX_LIVES, GameState, Pending
+
+SELF_ONLY = {
+    LOSE_1: lambda x: x - 1,
+    GAIN_1: lambda x: x + 1,
+    HALVE_EVEN: lambda x: x // 2,
+    DOUBLE_LOW: lambda x: x * 2,
+    ODD_UP: lambda x: x + 1,
+    EVEN_DOWN: lambda x: x - 1,
+}
+
+
+def next_step(s: GameState, seed: bytes) -> list[Event]:
+    p = s.pending
+    assert p is not None
+    if p.duel is not None:
+        return _duel_step(s, p, seed)
+    if not p.queue:
+        return [_finish(s, p)]
+    kind, target = p.effect.kind, p.queue[0]
+    if kind in TABLE_WIDE:  # R10
+        alive = [q for q in range(s.n) if s.lives[q] > 0]
+        return _changes(s, p, table_wide_changes(kind, s.lives, alive), [target])
+    if kind in SELF_ONLY:  # self-only effects cannot touch each other: resolve the batch (R11)
+        change = SELF_ONLY[kind]
+        batch = list(p.queue)
+        return _changes(s, p, [[q, capped(change(s.lives[q]))] for q in batch], batch)
+    if kind == BLAST:  # R27: neighbours fixed before P loses 2; order P, left, right
+        changes = [[target, capped(s.lives[target] - 2)]]
+        changes += [[nb, capped(s.lives[nb] - 1)] for nb in neighbours(s, target)]
+        return _changes(s, p, changes, [target])
+    if kind == DUEL:
+        return [Event(DUEL_STARTED, {"seats": [target, p.seat]})]
+    return _neighbour_step(s, p, kind, target)
+
+
+def _neighbour_step(s: GameState, p: Pending, kind: str, target: int) -> list[Event]:
+    options = neighbours(s, target)
+    if p.neighbor is None and len(options) > 1:  # R8: the affected player chooses
+        return [Event(NEIGHBOR_REQUESTED, {"seat": target, "options": list(options)})]
+    other = p.neighbor if p.neighbor is not None else options[0]
+    mine, theirs = s.lives[target], s.lives[other]
+    if kind == GIVE_NEIGHBOR:
+        changes = [[target, capped(mine - 1)], [other, capped(theirs + 1)]]
+    elif kind == STEAL_NEIGHBOR:
+        changes = [[other, capped(theirs - 1)], [target, capped(mine + 1)]]
+    else:
+        assert kind == SWAP_NEIGHBOR
+        changes = [[target, theirs], [other, mine]]
+    return _changes(s, p, changes, [target])
+
+
+def _roll_value(s: GameState, seed: bytes) -> tuple[int, bool]:
+    dice = (s.rig or {}).get("dice") or ()
+    if s.rolls < len(dice):
+        return dice[s.rolls], True
+    return rng.roll(seed, s.rolls), False
+
+
+def roll_event(s: GameState, seed: bytes, purpose: str, seat: int) -> dict:
+    value, rigged = _roll_value(s, seed)
+    return {"purpose": purpose, "seat": seat, "value": value, "n": s.rolls, "rigged": rigged}
+
+
+def bet_hits(kind: str, value: str, roll: int) -> bool:
+    if kind == "parity":
+        return (roll % 2 == 0) == (value == "even")
+    if kind == "size":
+        return (roll <= 3) == (value == "small")
+    return (roll % 2 == 1) == (value == "heads")  # a coin is a roll: odd = heads
+
+
+def _duel_step(s: GameState, p: Pending, seed: bytes) -> list[Event]:
+    duel = p.duel
+    assert duel is not None
+    if duel.loser is None:  # a bet was placed: roll the die (or toss the coin, R13)
+        kind, value = duel.bet  # type: ignore[misc]
+        data = roll_event(s, seed, "duel", duel.bettor)
+        data["hit"] = bet_hits(kind, value, data["value"])
+        if s.options.get("duel_coin"):
+            data["side"] = "heads" if data["value"] % 2 else "tails"
+            return [Event(COIN_TOSSED, data)]
+        return [Event(DIE_ROLLED, data)]
+    loser = duel.loser  # a bettor who misses loses 2 lives and the duel ends
+    return _changes(s, p, [[loser, capped(s.lives[loser] - 2)]], [duel.p], duel.other(loser))
+
+
+def _changes(s: GameState, p: Pending, changes: list[list[int]], resolved: list[int],
+             eliminator: int | None = None) -> list[Event]:  # fmt: skip
+    """A life change and the eliminations it causes, in the order of `changes` (R27)."""
+    out = [Event(LIVES_CHANGED, {"changes": changes, "resolved": resolved})]
+    by = p.seat if eliminator is None else eliminator
+    for seat, lives in changes:
+        if lives == 0 and s.lives[seat] > 0:
+            # R14: the Kostič, or the duel's other participant; nobody for self-elimination.
+            out.append(Event(PLAYER_ELIMINATED, {"seat": seat, "by": None if by == seat else by}))
+    return out
+
+
+def _finish(s: GameState, p: Pending) -> Event:
+    """R14/R28: the bonus, after the effect, to eliminators still in the game; R17/R29 end."""
+    counts: dict[int, int] = {}
+    for _, by in p.eliminated:
+        if by is not None and s.lives[by] > 0:
+            counts[by] = counts.get(by, 0) + 1
+    bonus = [[seat, min(MAX_LIVES, s.lives[seat] + k)] for seat, k in sorted(counts.items())]
+    alive = sum(1 for lives in s.lives if lives > 0)
+    return Event(EFFECT_RESOLVED, {"bonus": bonus, "game_over": alive < 2})

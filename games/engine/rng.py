@@ -1,0 +1,53 @@
+"""Auditable randomness (R22).
+
+A game's secret seed is 32 bytes; its commitment, published in the first event, is SHA-256 of
+those bytes. Draw number n (a counter kept in the state and written into each event) is
+HMAC-SHA256(seed, f"{purpose}:{n}:{block}") read as a byte stream. Anyone holding the seed can
+re-derive every roll and shuffle with the two functions below; docs/RANDOMNESS.md spells it out.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Iterator, Sequence
+
+
+def new_seed() -> bytes:
+    return secrets.token_bytes(32)
+
+
+def commitment(seed: bytes) -> str:
+    return hashlib.sha256(seed).hexdigest()
+
+
+def _stream(seed: bytes, purpose: str, n: int) -> Iterator[int]:
+    block = 0
+    while True:
+        yield from hmac.new(seed, f"{purpose}:{n}:{block}".encode(), hashlib.sha256).digest()
+        block += 1
+
+
+def _below(stream: Iterator[int], bound: int) -> int:
+    """A uniform integer in [0, bound) for bound <= 2**16, by rejection sampling."""
+    span = 65536 - 65536 % bound
+    while True:
+        x = next(stream) << 8 | next(stream)
+        if x < span:
+            return x % bound
+
+
+def roll(seed: bytes, n: int) -> int:
+    """Die roll number n: 1..6. A coin toss is a roll too: odd = heads, even = tails."""
+    return _below(_stream(seed, "roll", n), 6) + 1
+
+
+def shuffle(seed: bytes, n: int, cards: Sequence[str]) -> list[str]:
+    """Shuffle number n of `cards` (Fisher–Yates from the last position down)."""
+    out = list(cards)
+    stream = _stream(seed, "shuffle", n)
+    for i in range(len(out) - 1, 0, -1):
+        j = _below(stream, i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out

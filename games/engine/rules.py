@@ -1,0 +1,136 @@
+"""Pure rule helpers shared by decide, legal and the bots: seats, conditions, winners."""
+
+from __future__ import annotations
+
+from .cards import (
+    BLAST, DOUBLE_LOW, DUEL, EVEN_DOWN, GIVE_NEIGHBOR, HALVE_EVEN, LOW_2_TOP_5, LOW_UP_TOP_DOWN,
+    ODD_UP, STEAL_NEIGHBOR, SWAP_NEIGHBOR, RED, GREEN,
+)  # fmt: skip
+from .state import MAX_LIVES, GameState
+
+TABLE_WIDE = frozenset({LOW_UP_TOP_DOWN, LOW_2_TOP_5})  # R10
+NEEDS_NEIGHBOR_CHOICE = frozenset({GIVE_NEIGHBOR, STEAL_NEIGHBOR, SWAP_NEIGHBOR})  # R8
+NEEDS_OTHER_PLAYER = frozenset({DUEL, GIVE_NEIGHBOR, STEAL_NEIGHBOR, SWAP_NEIGHBOR, BLAST})  # R12
+
+
+def scopes_for(colour: str) -> tuple[str, ...]:
+    """Section 2: red is all players, green exactly one, blue the Kostič's choice."""
+    if colour == RED:
+        return ("all",)
+    if colour == GREEN:
+        return ("one",)
+    return ("one", "all")
+
+
+def is_low(lives: int) -> bool:
+    return 1 <= lives <= 3
+
+
+def is_high(lives: int) -> bool:
+    return lives >= 4
+
+
+def meets_condition(kind: str, lives: int) -> bool:
+    """R9/R33: the condition an affected player must meet, read on the snapshot (R6, R24)."""
+    if kind == BLAST:
+        return lives >= 4
+    if kind == HALVE_EVEN or kind == EVEN_DOWN:
+        return lives % 2 == 0
+    if kind == DOUBLE_LOW:
+        return lives <= 3
+    if kind == ODD_UP:
+        return lives % 2 == 1
+    return True
+
+
+CONDITION_TEXT = {
+    BLAST: "HIGHHP (4-6 lives)", HALVE_EVEN: "an even number of lives",
+    EVEN_DOWN: "an even number of lives", DOUBLE_LOW: "LOWHP (1-3 lives)",
+    ODD_UP: "an odd number of lives",
+}  # fmt: skip
+
+
+def left_of(s: GameState, seat: int) -> int:
+    """The nearest player still in the game to the left (seat+1 mod n), seat itself if alone."""
+    n, lives = s.n, s.lives
+    for step in range(1, n):
+        other = (seat + step) % n
+        if lives[other] > 0:
+            return other
+    return seat
+
+
+def right_of(s: GameState, seat: int) -> int:
+    n, lives = s.n, s.lives
+    for step in range(1, n):
+        other = (seat - step) % n
+        if lives[other] > 0:
+            return other
+    return seat
+
+
+def neighbours(s: GameState, seat: int) -> tuple[int, ...]:
+    """Left then right neighbour; one seat when only two players are in the game (R7)."""
+    left, right = left_of(s, seat), right_of(s, seat)
+    if left == seat:
+        return ()
+    return (left,) if left == right else (left, right)
+
+
+def seat_order_from(s: GameState, start: int) -> list[int]:
+    """Players in the game in seat order starting at `start` (R11)."""
+    n, lives = s.n, s.lives
+    return [(start + i) % n for i in range(n) if lives[(start + i) % n] > 0]
+
+
+def affected_order(s: GameState, kostic: int, kind: str, scope: str, target: int | None,
+                   snapshot: tuple[int, ...]) -> list[int]:  # fmt: skip
+    """Who the effect resolves for, in order. Table-wide effects resolve once, as the Kostič."""
+    if kind in TABLE_WIDE:
+        return [kostic]
+    if scope == "one":
+        return [target] if meets_condition(kind, snapshot[target]) else []  # type: ignore[index]
+    order = seat_order_from(s, kostic)
+    if kind == DUEL:  # R33: a duel between the Kostič and each other player
+        return order[1:]
+    return [p for p in order if meets_condition(kind, snapshot[p])]
+
+
+def table_wide_changes(kind: str, lives: list[int], alive: list[int]) -> list[list[int]]:
+    """R10: LOWHP players get the LOWHP part; TOPHP players that are not LOWHP the TOPHP part."""
+    top = max(lives[p] for p in alive)
+    changes = []
+    for p in alive:
+        now = lives[p]
+        if is_low(now):
+            new = min(MAX_LIVES, now + 1) if kind == LOW_UP_TOP_DOWN else 2
+        elif now == top:
+            new = now - 1 if kind == LOW_UP_TOP_DOWN else 5
+        else:
+            continue
+        if new != now:
+            changes.append([p, new])
+    return changes
+
+
+def capped(lives: int) -> int:
+    """R1: a gain above 6 is lost; below 1 is 0 (eliminated)."""
+    return MAX_LIVES if lives > MAX_LIVES else (lives if lives > 0 else 0)
+
+
+def ranking_key(s: GameState, seat: int) -> tuple[int, int]:
+    """Winner order: most lives (eliminated count 0), then most cards in hand."""
+    return (s.lives[seat], len(s.hands[seat]))
+
+
+def winners(s: GameState) -> list[int]:
+    """All seats that win; pairs compare each pair's best member (R20) and both members win."""
+    if s.team(0) is None:
+        best = max(ranking_key(s, p) for p in range(s.n))
+        return [p for p in range(s.n) if ranking_key(s, p) == best]
+    team_best: dict[int, tuple[int, int]] = {}
+    for p in range(s.n):
+        team = s.team(p)
+        team_best[team] = max(team_best.get(team, (-1, -1)), ranking_key(s, p))  # type: ignore
+    best = max(team_best.values())
+    return [p for p in range(s.n) if team_best[s.team(p)] == best]  # type: ignore[index]

@@ -1,0 +1,3 @@
+"""Websocket routes, mounted by sejmi.asgi."""
+
+websocket_urlpatterns: list = []

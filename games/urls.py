@@ -1,0 +1,3 @@
+"""REST routes of the games API, mounted at /api/."""
+
+urlpatterns: list = []

@@ -1,0 +1,1 @@
+"""Replays: reading finished and running games back event by event."""

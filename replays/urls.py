@@ -1,0 +1,3 @@
+"""Replay routes; not mounted yet."""
+
+urlpatterns: list = []

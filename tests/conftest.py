@@ -1,0 +1,18 @@
+"""Shared pytest setup. pytest-django supplies the client, db and settings fixtures.
+
+Tests run against PostgreSQL: `make test` exports DATABASE_URL (and REDIS_URL). It cannot be
+set here, because pytest-django loads the settings before any conftest is imported.
+"""
+
+import pytest
+from django.db import connection
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup):
+    """Refuse to run database tests on the SQLite dev default."""
+    if connection.vendor != "postgresql":
+        pytest.fail(
+            "database tests need PostgreSQL: run `make test` or set "
+            "DATABASE_URL=postgres://postgres@127.0.0.1:5432/sejmi"
+        )
