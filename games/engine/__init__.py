@@ -11,8 +11,17 @@ Errors are IllegalCommand with a stable `code`; views and redaction live in `vie
 from .bots import BOTS, HeuristicBot, RandomBot
 from .cards import Card, Deck, Effect, load_deck
 from .commands import (
-    Bet, Block, ChooseNeighbor, Command, Handoff, Join, Pass, Play, Timeout, parse_command,
-)  # fmt: skip
+    Bet,
+    Block,
+    ChooseNeighbor,
+    Command,
+    Handoff,
+    Join,
+    Pass,
+    Play,
+    Timeout,
+    parse_command,
+)
 from .decide import decide, execute, new_game
 from .errors import IllegalCommand
 from .events import Event
@@ -24,9 +33,37 @@ from .timeouts import deadline_kind, timeout_commands
 from .views import OMNISCIENT, redact_event, view_for
 
 __all__ = [
-    "BOTS", "Bet", "Block", "Card", "ChooseNeighbor", "Command", "Deck", "Effect", "Event",
-    "GameState", "Handoff", "HeuristicBot", "IllegalCommand", "Join", "OMNISCIENT", "Pass",
-    "Play", "RandomBot", "Timeout", "commitment", "deadline_kind", "decide", "evolve",
-    "execute", "fold", "legal_commands", "load_deck", "new_game", "new_seed", "parse_command",
-    "redact_event", "timeout_commands", "view_for",
-]  # fmt: skip
+    "BOTS",
+    "Bet",
+    "Block",
+    "Card",
+    "ChooseNeighbor",
+    "Command",
+    "Deck",
+    "Effect",
+    "Event",
+    "GameState",
+    "Handoff",
+    "HeuristicBot",
+    "IllegalCommand",
+    "Join",
+    "OMNISCIENT",
+    "Pass",
+    "Play",
+    "RandomBot",
+    "Timeout",
+    "commitment",
+    "deadline_kind",
+    "decide",
+    "evolve",
+    "execute",
+    "fold",
+    "legal_commands",
+    "load_deck",
+    "new_game",
+    "new_seed",
+    "parse_command",
+    "redact_event",
+    "timeout_commands",
+    "view_for",
+]

@@ -48,8 +48,9 @@ class HeuristicBot:
     def _score(self, s: GameState, seat: int, lives: list[float]) -> float:
         """Higher is better for `seat` (its pair's best member in the pairs variants)."""
         team = s.team(seat)
-        mine = max(lives[p] for p in range(s.n) if p == seat or (team is not None
-                   and s.team(p) == team))  # fmt: skip
+        mine = max(
+            lives[p] for p in range(s.n) if p == seat or (team is not None and s.team(p) == team)
+        )
         rivals = [lives[p] for p in range(s.n) if p != seat and (team is None or s.team(p) != team)]
         knocked_out = sum(1 for x in rivals if x <= 0)
         return 10 * mine - 3 * max(rivals, default=0) - sum(rivals) + 4 * knocked_out

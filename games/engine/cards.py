@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import csv
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from .errors import IllegalCommand
@@ -26,9 +26,20 @@ LOW_2_TOP_5 = "LOW_2_TOP_5"
 ODD_UP = "ODD_UP"
 EVEN_DOWN = "EVEN_DOWN"
 EFFECTS = (
-    LOSE_1, GAIN_1, GIVE_NEIGHBOR, STEAL_NEIGHBOR, SWAP_NEIGHBOR, BLAST, DUEL,
-    HALVE_EVEN, DOUBLE_LOW, LOW_UP_TOP_DOWN, LOW_2_TOP_5, ODD_UP, EVEN_DOWN,
-)  # fmt: skip
+    LOSE_1,
+    GAIN_1,
+    GIVE_NEIGHBOR,
+    STEAL_NEIGHBOR,
+    SWAP_NEIGHBOR,
+    BLAST,
+    DUEL,
+    HALVE_EVEN,
+    DOUBLE_LOW,
+    LOW_UP_TOP_DOWN,
+    LOW_2_TOP_5,
+    ODD_UP,
+    EVEN_DOWN,
+)
 
 DECKS_DIR = Path(__file__).with_name("decks")
 
@@ -85,7 +96,11 @@ class Deck:
 
     @classmethod
     def from_rows(cls, name: str, rows: list[list[str]] | list[tuple[str, ...]]) -> Deck:
-        """Build a deck from rows (id, colour_a, effect_a, colour_b, effect_b); ValueError if bad."""
+        """A deck from rows (id, colour_a, effect_a, colour_b, effect_b); ValueError if bad."""
+        return _deck_from_rows(name, tuple(tuple(row) for row in rows))
+
+    @classmethod
+    def _build(cls, name: str, rows: tuple[tuple[str, ...], ...]) -> Deck:
         cards = []
         for row in rows:
             card_id, ca, ea, cb, eb = (str(x).strip() for x in row)
@@ -96,6 +111,12 @@ class Deck:
         if len({c.id for c in cards}) != len(cards):
             raise ValueError(f"deck {name}: duplicate card ids")
         return cls(name, tuple(cards))
+
+
+@lru_cache(maxsize=64)
+def _deck_from_rows(name: str, rows: tuple[tuple[str, ...], ...]) -> Deck:
+    """Decks are immutable, so every game (and every fold) naming the same rows shares one."""
+    return Deck._build(name, rows)
 
 
 @cache

@@ -22,8 +22,13 @@ class Play:
     target: int | None
 
     def body(self) -> dict[str, Any]:
-        return {"type": "play", "card": self.card, "effect": self.effect, "scope": self.scope,
-                "target": self.target}  # fmt: skip
+        return {
+            "type": "play",
+            "card": self.card,
+            "effect": self.effect,
+            "scope": self.scope,
+            "target": self.target,
+        }
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,16 +3,23 @@ returns the events it causes, followed by every automatic step up to the next de
 
 from __future__ import annotations
 
+from .cards import Deck
 from .commands import Bet, Block, ChooseNeighbor, Command, Handoff, Join, Pass, Play, Timeout
 from .errors import IllegalCommand, game_over, illegal, invalid, not_your_turn
 from .events import (
-    BET_PLACED, BLOCK_PASSED, CARD_HANDED_OFF, CARD_PLAYED, NEIGHBOR_CHOSEN, PLAY_BLOCKED,
-    SEAT_TAKEN, TIMED_OUT, Event,
-)  # fmt: skip
-from .cards import Deck
+    BET_PLACED,
+    BLOCK_PASSED,
+    CARD_HANDED_OFF,
+    CARD_PLAYED,
+    NEIGHBOR_CHOSEN,
+    PLAY_BLOCKED,
+    SEAT_TAKEN,
+    TIMED_OUT,
+    Event,
+)
 from .evolve import apply, fold
 from .flow import auto_events
-from .legal import explain_play, legal_bets, legal_blocks, legal_handoffs, plays_of_card
+from .legal import explain_play, legal_bets, legal_blocks, legal_handoffs, legal_plays
 from .setup import creation_events
 from .state import ACTIVE, BET, BLOCK, CHOOSE_NEIGHBOR, ENDED, HANDOFF, LOBBY, PLAY, GameState
 from .timeouts import timeout_commands
@@ -20,28 +27,36 @@ from .timeouts import timeout_commands
 MAX_AUTO_STEPS = 10_000  # a guard against an engine bug looping; no game comes near it
 
 
-def new_game(*, seats: int, seed: bytes, variant: str = "standard", options: dict | None = None,
-             deck: Deck | None = None, rig: dict | None = None) -> list[Event]:  # fmt: skip
+def new_game(
+    *,
+    seats: int,
+    seed: bytes,
+    variant: str = "standard",
+    options: dict | None = None,
+    deck: Deck | None = None,
+    rig: dict | None = None,
+) -> list[Event]:
     """The events that create a game (R22: the seed's commitment comes first).
 
     Bot seats (option `bots`) are seated at once, and a game of bots only starts at once;
     players take the other seats with Join. Raises IllegalCommand("invalid") for bad settings.
     """
-    events = creation_events(seats=seats, seed=seed, variant=variant, options=options, deck=deck,
-                             rig=rig)  # fmt: skip
+    events = creation_events(
+        seats=seats, seed=seed, variant=variant, options=options, deck=deck, rig=rig
+    )
     work = fold(events)
     _take(work, events, [], seed)
     return events
 
 
-def decide(s: GameState, command: Command, *, actor: int | None = None,
-           seed: bytes) -> list[Event]:  # fmt: skip
-    """The events `command` (sent by seat `actor`) causes; raises IllegalCommand, changes nothing."""
+def decide(s: GameState, command: Command, *, actor: int | None = None, seed: bytes) -> list[Event]:
+    """The events `command` by seat `actor` causes; raises IllegalCommand, changes nothing."""
     return execute(s, command, actor=actor, seed=seed)[0]
 
 
-def execute(s: GameState, command: Command, *, actor: int | None = None,
-            seed: bytes) -> tuple[list[Event], GameState]:  # fmt: skip
+def execute(
+    s: GameState, command: Command, *, actor: int | None = None, seed: bytes
+) -> tuple[list[Event], GameState]:
     """Like `decide`, and also the state those events fold into (so callers need not refold)."""
     work = s.copy()
     out: list[Event] = []
@@ -101,10 +116,17 @@ def command_event(s: GameState, actor: int | None, command: Command) -> Event:
 
 
 def _play(s: GameState, seat: int, play: Play) -> Event:
-    if play.card not in s.hands[seat] or play not in plays_of_card(s, seat, s.deck.card(play.card)):
+    if isinstance(play.effect, bool) or isinstance(play.target, bool):
+        raise invalid("effect and target are numbers, not true/false")
+    if play not in legal_plays(s, seat):
         raise illegal(explain_play(s, seat, play))
-    data = {"seat": seat, "card": play.card, "effect": play.effect, "scope": play.scope,
-            "target": play.target}  # fmt: skip
+    data = {
+        "seat": seat,
+        "card": play.card,
+        "effect": play.effect,
+        "scope": play.scope,
+        "target": play.target,
+    }
     return Event(CARD_PLAYED, data)
 
 
@@ -117,13 +139,15 @@ def _block_problem(s: GameState, seat: int, block: Block) -> str:
 
 
 def _join(s: GameState, join: Join) -> list[Event]:
+    if s.status == ENDED:
+        raise game_over()
     if s.status != LOBBY:
         raise IllegalCommand("game_full", "the game has already started")
     free = [seat for seat, name in enumerate(s.names) if name is None]
     if not free:
         raise IllegalCommand("game_full", "every seat is taken")
     seat = free[0] if join.seat is None else join.seat
-    if not isinstance(seat, int) or not 0 <= seat < s.n:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < s.n:
         raise invalid(f"seat must be 0..{s.n - 1}")
     if seat not in free:
         raise IllegalCommand("seat_taken", f"seat {seat} is taken")

@@ -14,9 +14,24 @@ from . import events as ev
 from .cards import DUEL, Deck
 from .rules import affected_order
 from .state import (
-    ACTIVE, BET, BLOCK, CHOOSE_NEIGHBOR, DRAW, ENDED, ENDING, FIRST_ROLL, HANDOFF, MAX_LIVES,
-    PLAY, RESOLVE, TURN_END, BETWEEN, Duel, GameState, Pending,
-)  # fmt: skip
+    ACTIVE,
+    BET,
+    BETWEEN,
+    BLOCK,
+    CHOOSE_NEIGHBOR,
+    DRAW,
+    ENDED,
+    ENDING,
+    FIRST_ROLL,
+    HANDOFF,
+    MAX_LIVES,
+    PLAY,
+    RESOLVE,
+    TURN_END,
+    Duel,
+    GameState,
+    Pending,
+)
 
 Data = dict[str, Any]
 
@@ -25,11 +40,18 @@ def _created(_: GameState | None, d: Data) -> GameState:
     n = d["seats"]
     deck = Deck.from_rows(d["deck"]["name"], d["deck"]["cards"])
     return GameState(
-        variant=d["variant"], n=n, deck=deck, options=dict(d["options"]),
-        seed_commitment=d["seed_commitment"], rigged=d["rig"] is not None,
-        rig=d["rig"], names=[None] * n, bots=[False] * n,
-        lives=[MAX_LIVES] * n, hands=[[] for _ in range(n)],
-    )  # fmt: skip
+        variant=d["variant"],
+        n=n,
+        deck=deck,
+        options=dict(d["options"]),
+        seed_commitment=d["seed_commitment"],
+        rigged=d["rig"] is not None,
+        rig=d["rig"],
+        names=[None] * n,
+        bots=[False] * n,
+        lives=[MAX_LIVES] * n,
+        hands=[[] for _ in range(n)],
+    )
 
 
 def _seat_taken(s: GameState, d: Data) -> None:
@@ -91,8 +113,9 @@ def _played(s: GameState, d: Data) -> None:
     s.hands[seat].remove(card.id)  # R25: the card leaves the hand when announced
     n = s.n
     asked = tuple(p for p in ((seat + i) % n for i in range(1, n)) if s.lives[p] > 0)
-    s.pending = Pending(seat, card, d["effect"], d["scope"], d["target"], tuple(s.lives), asked,
-                        list(asked))  # fmt: skip
+    s.pending = Pending(
+        seat, card, d["effect"], d["scope"], d["target"], tuple(s.lives), asked, list(asked)
+    )
     s.phase, s.awaiting = BLOCK, list(asked)
 
 
@@ -223,16 +246,31 @@ def _ended(s: GameState, d: Data) -> None:
 
 
 APPLY: dict[str, Callable[[GameState, Data], None]] = {
-    ev.SEAT_TAKEN: _seat_taken, ev.GAME_STARTED: _started, ev.DIE_ROLLED: _rolled,
-    ev.COIN_TOSSED: _rolled, ev.TURN_STARTED: _turn_started, ev.TURN_SKIPPED: _turn_skipped,
-    ev.CARD_PLAYED: _played, ev.BLOCK_PASSED: _passed, ev.PLAY_BLOCKED: _blocked,
-    ev.BLOCK_WINDOW_CLOSED: _window_closed, ev.NEIGHBOR_REQUESTED: _neighbor_requested,
-    ev.NEIGHBOR_CHOSEN: _neighbor_chosen, ev.DUEL_STARTED: _duel_started, ev.BET_PLACED: _bet,
-    ev.LIVES_CHANGED: _lives_changed, ev.PLAYER_ELIMINATED: _eliminated,
-    ev.COUNTDOWN_STARTED: _countdown_started, ev.EFFECT_RESOLVED: _effect_resolved,
-    ev.CARD_HANDED_OFF: _handed_off, ev.DECK_RESHUFFLED: _reshuffled, ev.CARD_DRAWN: _drawn,
-    ev.TURN_ENDED: _turn_ended, ev.TIMED_OUT: _timed_out, ev.GAME_ENDED: _ended,
-}  # fmt: skip
+    ev.SEAT_TAKEN: _seat_taken,
+    ev.GAME_STARTED: _started,
+    ev.DIE_ROLLED: _rolled,
+    ev.COIN_TOSSED: _rolled,
+    ev.TURN_STARTED: _turn_started,
+    ev.TURN_SKIPPED: _turn_skipped,
+    ev.CARD_PLAYED: _played,
+    ev.BLOCK_PASSED: _passed,
+    ev.PLAY_BLOCKED: _blocked,
+    ev.BLOCK_WINDOW_CLOSED: _window_closed,
+    ev.NEIGHBOR_REQUESTED: _neighbor_requested,
+    ev.NEIGHBOR_CHOSEN: _neighbor_chosen,
+    ev.DUEL_STARTED: _duel_started,
+    ev.BET_PLACED: _bet,
+    ev.LIVES_CHANGED: _lives_changed,
+    ev.PLAYER_ELIMINATED: _eliminated,
+    ev.COUNTDOWN_STARTED: _countdown_started,
+    ev.EFFECT_RESOLVED: _effect_resolved,
+    ev.CARD_HANDED_OFF: _handed_off,
+    ev.DECK_RESHUFFLED: _reshuffled,
+    ev.CARD_DRAWN: _drawn,
+    ev.TURN_ENDED: _turn_ended,
+    ev.TIMED_OUT: _timed_out,
+    ev.GAME_ENDED: _ended,
+}
 
 
 def apply(s: GameState | None, e: ev.Event) -> GameState:
@@ -241,6 +279,7 @@ def apply(s: GameState | None, e: ev.Event) -> GameState:
         return _created(s, e.data)
     if s is None:
         raise ValueError("the first event must be game_created")
+    s.memo_plays = None
     APPLY[e.type](s, e.data)
     return s
 

@@ -5,16 +5,34 @@ from __future__ import annotations
 
 from . import rng
 from .events import (
-    CARD_DRAWN, COUNTDOWN_STARTED, DECK_RESHUFFLED, DIE_ROLLED, BLOCK_WINDOW_CLOSED, GAME_ENDED,
-    TURN_ENDED, TURN_SKIPPED, TURN_STARTED, Event,
-)  # fmt: skip
-from .legal import has_legal_play
+    BLOCK_WINDOW_CLOSED,
+    CARD_DRAWN,
+    COUNTDOWN_STARTED,
+    DECK_RESHUFFLED,
+    DIE_ROLLED,
+    GAME_ENDED,
+    TURN_ENDED,
+    TURN_SKIPPED,
+    TURN_STARTED,
+    Event,
+)
+from .legal import legal_plays
 from .resolution import next_step, roll_event
 from .rules import left_of, winners
 from .setup import start_events
 from .state import (
-    ACTIVE, BETWEEN, BLOCK, DRAW, ENDING, FIRST_ROLL, LOBBY, PLAY, RESOLVE, TURN_END, GameState,
-)  # fmt: skip
+    ACTIVE,
+    BETWEEN,
+    BLOCK,
+    DRAW,
+    ENDING,
+    FIRST_ROLL,
+    LOBBY,
+    PLAY,
+    RESOLVE,
+    TURN_END,
+    GameState,
+)
 
 COUNTDOWN_START = 6
 
@@ -53,7 +71,7 @@ def _maybe_skip(s: GameState) -> list[Event]:
     assert k is not None
     if not s.hands[k]:
         return [Event(TURN_SKIPPED, {"seat": k, "reason": "empty_hand"})]
-    if not has_legal_play(s, k):
+    if not legal_plays(s, k):
         return [Event(TURN_SKIPPED, {"seat": k, "reason": "no_legal_play"})]
     return []
 

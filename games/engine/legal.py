@@ -12,9 +12,13 @@ from .rules import CONDITION_TEXT, NEEDS_OTHER_PLAYER, TABLE_WIDE, meets_conditi
 from .state import ACTIVE, BET, BLOCK, CHOOSE_NEIGHBOR, HANDOFF, PLAY, GameState
 
 
-def plays_of_card(s: GameState, kostic: int, card: Card) -> list[Play]:
+def plays_of_card(
+    s: GameState, kostic: int, card: Card, alive: list[int] | None = None
+) -> list[Play]:
     """Legal plays of one card: scope by colour (section 2), targets by R3, R9, R12, R33."""
-    alive = [p for p in range(s.n) if s.lives[p] > 0]
+    if alive is None:
+        alive = s.alive()
+    lives = s.lives
     out = []
     for index, effect in enumerate(card.effects):
         kind = effect.kind
@@ -27,19 +31,20 @@ def plays_of_card(s: GameState, kostic: int, card: Card) -> list[Play]:
             for target in alive:
                 if kind == DUEL and target == kostic:  # R3
                     continue
-                if kind in TABLE_WIDE or meets_condition(kind, s.lives[target]):
+                if kind in TABLE_WIDE or meets_condition(kind, lives[target]):
                     out.append(Play(card.id, index, "one", target))
     return out
 
 
 def legal_plays(s: GameState, seat: int) -> list[Play]:
-    deck = s.deck
-    return [play for card_id in s.hands[seat] for play in plays_of_card(s, seat, deck.card(card_id))]
-
-
-def has_legal_play(s: GameState, seat: int) -> bool:
-    deck = s.deck
-    return any(plays_of_card(s, seat, deck.card(c)) for c in s.hands[seat])
+    """Every legal play of `seat`'s hand; memoised on the state (apply clears the memo)."""
+    memo = s.memo_plays
+    if memo is not None and memo[0] == seat:
+        return memo[1]
+    cards, alive = s.deck.by_id, s.alive()
+    plays = [play for c in s.hands[seat] for play in plays_of_card(s, seat, cards[c], alive)]
+    s.memo_plays = (seat, plays)
+    return plays
 
 
 def legal_blocks(s: GameState, seat: int) -> list[Block]:
@@ -90,6 +95,8 @@ def explain_play(s: GameState, seat: int, play: Play) -> str:
     """Why an illegal play is illegal, in words (for the error message only)."""
     if play.card not in s.hands[seat]:
         return f"{play.card} is not in your hand"
+    if play.effect not in (0, 1) or isinstance(play.effect, bool):
+        return "effect is 0 (effect_a) or 1 (effect_b)"
     effect = s.deck.card(play.card).effects[play.effect]
     if play.scope not in scopes_for(effect.colour):
         return f"a {effect.colour} effect is played on {' or '.join(scopes_for(effect.colour))}"

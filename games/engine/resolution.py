@@ -8,13 +8,28 @@ from __future__ import annotations
 
 from . import rng
 from .cards import (
-    BLAST, DOUBLE_LOW, DUEL, EVEN_DOWN, GAIN_1, GIVE_NEIGHBOR, HALVE_EVEN, LOSE_1, ODD_UP,
-    STEAL_NEIGHBOR, SWAP_NEIGHBOR,
-)  # fmt: skip
+    BLAST,
+    DOUBLE_LOW,
+    DUEL,
+    EVEN_DOWN,
+    GAIN_1,
+    GIVE_NEIGHBOR,
+    HALVE_EVEN,
+    LOSE_1,
+    ODD_UP,
+    STEAL_NEIGHBOR,
+    SWAP_NEIGHBOR,
+)
 from .events import (
-    COIN_TOSSED, DIE_ROLLED, DUEL_STARTED, EFFECT_RESOLVED, LIVES_CHANGED, NEIGHBOR_REQUESTED,
-    PLAYER_ELIMINATED, Event,
-)  # fmt: skip
+    COIN_TOSSED,
+    DIE_ROLLED,
+    DUEL_STARTED,
+    EFFECT_RESOLVED,
+    LIVES_CHANGED,
+    NEIGHBOR_REQUESTED,
+    PLAYER_ELIMINATED,
+    Event,
+)
 from .rules import TABLE_WIDE, capped, neighbours, table_wide_changes
 from .state import MAX_LIVES, GameState, Pending
 
@@ -103,8 +118,13 @@ def _duel_step(s: GameState, p: Pending, seed: bytes) -> list[Event]:
     return _changes(s, p, [[loser, capped(s.lives[loser] - 2)]], [duel.p], duel.other(loser))
 
 
-def _changes(s: GameState, p: Pending, changes: list[list[int]], resolved: list[int],
-             eliminator: int | None = None) -> list[Event]:  # fmt: skip
+def _changes(
+    s: GameState,
+    p: Pending,
+    changes: list[list[int]],
+    resolved: list[int],
+    eliminator: int | None = None,
+) -> list[Event]:
     """A life change and the eliminations it causes, in the order of `changes` (R27)."""
     out = [Event(LIVES_CHANGED, {"changes": changes, "resolved": resolved})]
     by = p.seat if eliminator is None else eliminator

@@ -3,9 +3,20 @@
 from __future__ import annotations
 
 from .cards import (
-    BLAST, DOUBLE_LOW, DUEL, EVEN_DOWN, GIVE_NEIGHBOR, HALVE_EVEN, LOW_2_TOP_5, LOW_UP_TOP_DOWN,
-    ODD_UP, STEAL_NEIGHBOR, SWAP_NEIGHBOR, RED, GREEN,
-)  # fmt: skip
+    BLAST,
+    DOUBLE_LOW,
+    DUEL,
+    EVEN_DOWN,
+    GIVE_NEIGHBOR,
+    GREEN,
+    HALVE_EVEN,
+    LOW_2_TOP_5,
+    LOW_UP_TOP_DOWN,
+    ODD_UP,
+    RED,
+    STEAL_NEIGHBOR,
+    SWAP_NEIGHBOR,
+)
 from .state import MAX_LIVES, GameState
 
 TABLE_WIDE = frozenset({LOW_UP_TOP_DOWN, LOW_2_TOP_5})  # R10
@@ -44,10 +55,12 @@ def meets_condition(kind: str, lives: int) -> bool:
 
 
 CONDITION_TEXT = {
-    BLAST: "HIGHHP (4-6 lives)", HALVE_EVEN: "an even number of lives",
-    EVEN_DOWN: "an even number of lives", DOUBLE_LOW: "LOWHP (1-3 lives)",
+    BLAST: "HIGHHP (4-6 lives)",
+    HALVE_EVEN: "an even number of lives",
+    EVEN_DOWN: "an even number of lives",
+    DOUBLE_LOW: "LOWHP (1-3 lives)",
     ODD_UP: "an odd number of lives",
-}  # fmt: skip
+}
 
 
 def left_of(s: GameState, seat: int) -> int:
@@ -83,8 +96,9 @@ def seat_order_from(s: GameState, start: int) -> list[int]:
     return [(start + i) % n for i in range(n) if lives[(start + i) % n] > 0]
 
 
-def affected_order(s: GameState, kostic: int, kind: str, scope: str, target: int | None,
-                   snapshot: tuple[int, ...]) -> list[int]:  # fmt: skip
+def affected_order(
+    s: GameState, kostic: int, kind: str, scope: str, target: int | None, snapshot: tuple[int, ...]
+) -> list[int]:
     """Who the effect resolves for, in order. Table-wide effects resolve once, as the Kostič."""
     if kind in TABLE_WIDE:
         return [kostic]

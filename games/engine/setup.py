@@ -16,8 +16,15 @@ OPTION_DEFAULTS = {"duel_coin": False, "block_window_s": 60, "turn_deadline_s": 
 BOT_NAME = "bot"
 
 
-def creation_events(*, seats: int, seed: bytes, variant: str, options: dict | None,
-                    deck: Deck | None, rig: dict | None) -> list[Event]:  # fmt: skip
+def creation_events(
+    *,
+    seats: int,
+    seed: bytes,
+    variant: str,
+    options: dict | None,
+    deck: Deck | None,
+    rig: dict | None,
+) -> list[Event]:
     """game_created, then a seat for each bot seat; IllegalCommand("invalid") if bad."""
     if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= 6:
         raise invalid("seats must be 2..6")
@@ -30,10 +37,13 @@ def creation_events(*, seats: int, seed: bytes, variant: str, options: dict | No
     if rig is not None:
         rig = _rig(rig, seats, deck)
     data: dict[str, Any] = {
-        "variant": variant, "seats": seats, "options": opts,
+        "variant": variant,
+        "seats": seats,
+        "options": opts,
         "deck": {"name": deck.name, "cards": deck.rows()},
-        "seed_commitment": rng.commitment(seed), "rig": rig,
-    }  # fmt: skip
+        "seed_commitment": rng.commitment(seed),
+        "rig": rig,
+    }
     events = [Event(GAME_CREATED, data)]
     events += [Event(SEAT_TAKEN, {"seat": s, "name": BOT_NAME, "bot": True}) for s in opts["bots"]]
     return events
@@ -50,7 +60,11 @@ def _options(options: Any, seats: int) -> dict[str, Any]:
         raise invalid("duel_coin must be true or false")
     for name in ("block_window_s", "turn_deadline_s"):
         value = opts[name]
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_DEADLINE_S:
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int)
+            or not 1 <= value <= MAX_DEADLINE_S
+        ):
             raise invalid(f"{name} must be whole seconds, 1..{MAX_DEADLINE_S}")
     bots = opts["bots"]
     if not isinstance(bots, list) or not all(_is_seat(b, seats) for b in bots):

@@ -18,7 +18,13 @@ LOBBY, ACTIVE, ENDED = "lobby", "active", "ended"
 PLAY, BLOCK, CHOOSE_NEIGHBOR, BET, HANDOFF = "play", "block", "choose_neighbor", "bet", "handoff"
 PUBLIC_PHASES = (PLAY, BLOCK, CHOOSE_NEIGHBOR, BET, HANDOFF)
 FIRST_ROLL, RESOLVE, DRAW, TURN_END, BETWEEN, ENDING = (
-    "first_roll", "resolve", "draw", "turn_end", "between_turns", "ending")  # fmt: skip
+    "first_roll",
+    "resolve",
+    "draw",
+    "turn_end",
+    "between_turns",
+    "ending",
+)
 MAX_LIVES = 6
 
 
@@ -62,11 +68,21 @@ class Pending:
     def copy(self) -> Pending:
         duel = self.duel
         return Pending(
-            self.seat, self.card, self.effect_index, self.scope, self.target, self.snapshot,
-            self.asked, list(self.window), list(self.queue), self.neighbor_options, self.neighbor,
+            self.seat,
+            self.card,
+            self.effect_index,
+            self.scope,
+            self.target,
+            self.snapshot,
+            self.asked,
+            list(self.window),
+            list(self.queue),
+            self.neighbor_options,
+            self.neighbor,
             Duel(duel.p, duel.k, duel.bettor, duel.bet, duel.loser) if duel else None,
-            list(self.eliminated), list(self.handoffs),
-        )  # fmt: skip
+            list(self.eliminated),
+            list(self.handoffs),
+        )
 
 
 @dataclass(slots=True)
@@ -98,18 +114,40 @@ class GameState:
     rolls: int = 0  # rolls and tosses made so far; the rig's dice are used up first
     shuffles: int = 0
     seed: str | None = None  # revealed at the end (R22)
+    # The Kostič's legal plays, computed once per state; `apply` clears it (see legal.py).
+    memo_plays: tuple[int, list] | None = field(default=None, repr=False, compare=False)
 
     def copy(self) -> GameState:
         s = GameState(
-            self.variant, self.n, self.deck, self.options, self.seed_commitment, self.rigged,
-            self.rig, self.status, list(self.names), list(self.bots), list(self.lives),
-            [list(h) for h in self.hands], list(self.draw), list(self.discard), self.phase,
-            self.kostic, self.turn, list(self.awaiting),
-            self.pending.copy() if self.pending else None, dict(self.first_rolls),
-            list(self.contenders), self.countdown, self.countdown_turn,
-            list(self.winners) if self.winners is not None else None, self.rolls, self.shuffles,
+            self.variant,
+            self.n,
+            self.deck,
+            self.options,
+            self.seed_commitment,
+            self.rigged,
+            self.rig,
+            self.status,
+            list(self.names),
+            list(self.bots),
+            list(self.lives),
+            [list(h) for h in self.hands],
+            list(self.draw),
+            list(self.discard),
+            self.phase,
+            self.kostic,
+            self.turn,
+            list(self.awaiting),
+            self.pending.copy() if self.pending else None,
+            dict(self.first_rolls),
+            list(self.contenders),
+            self.countdown,
+            self.countdown_turn,
+            list(self.winners) if self.winners is not None else None,
+            self.rolls,
+            self.shuffles,
             self.seed,
-        )  # fmt: skip
+            self.memo_plays,
+        )
         return s
 
     # Small questions every module asks.

@@ -29,7 +29,9 @@ def timeout_commands(s: GameState) -> list[tuple[int, Command]]:
     if phase == CHOOSE_NEIGHBOR:
         return [(seat, ChooseNeighbor(s.pending.neighbor_options[0]))]  # type: ignore[union-attr]
     if phase == BET:
-        return [(seat, Bet("coin", "heads") if s.options.get("duel_coin") else Bet("parity", "even"))]
+        return [
+            (seat, Bet("coin", "heads") if s.options.get("duel_coin") else Bet("parity", "even"))
+        ]
     if phase == HANDOFF:
         return [(seat, Handoff(None, None))]
     if phase == PLAY:

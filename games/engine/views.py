@@ -11,8 +11,16 @@ from typing import Any
 from . import events as ev
 from .legal import legal_commands
 from .state import (
-    BET, BLOCK, CHOOSE_NEIGHBOR, ENDED, HANDOFF, PAIRS_EXTREME, PUBLIC_PHASES, RESOLVE, GameState,
-)  # fmt: skip
+    BET,
+    BLOCK,
+    CHOOSE_NEIGHBOR,
+    ENDED,
+    HANDOFF,
+    PAIRS_EXTREME,
+    PUBLIC_PHASES,
+    RESOLVE,
+    GameState,
+)
 
 OMNISCIENT = "omniscient"
 Viewer = int | str | None
@@ -66,10 +74,14 @@ def _awaiting(s: GameState, seat: int | None) -> list[int]:
 
 def _player(s: GameState, p: int) -> dict[str, Any]:
     return {
-        "seat": p, "username": s.names[p], "bot": s.bots[p], "lives": s.lives[p],
-        "hand_count": len(s.hands[p]), "eliminated": s.status != "lobby" and s.lives[p] == 0,
+        "seat": p,
+        "username": s.names[p],
+        "bot": s.bots[p],
+        "lives": s.lives[p],
+        "hand_count": len(s.hands[p]),
+        "eliminated": s.status != "lobby" and s.lives[p] == 0,
         "team": s.team(p),
-    }  # fmt: skip
+    }
 
 
 def _pending(s: GameState, viewer: Viewer) -> dict[str, Any] | None:
@@ -78,16 +90,24 @@ def _pending(s: GameState, viewer: Viewer) -> dict[str, Any] | None:
         return None
     effect = p.effect
     out: dict[str, Any] = {
-        "seat": p.seat, "card": p.card.id, "effect": p.effect_index, "kind": effect.kind,
-        "colour": effect.colour, "scope": p.scope, "target": p.target,
+        "seat": p.seat,
+        "card": p.card.id,
+        "effect": p.effect_index,
+        "kind": effect.kind,
+        "colour": effect.colour,
+        "scope": p.scope,
+        "target": p.target,
         "resolving": p.queue[0] if p.queue and s.phase != BLOCK else None,
         "neighbor_options": list(p.neighbor_options) or None,
         "eliminated": [seat for seat, _ in p.eliminated],
-    }  # fmt: skip
+    }
     if p.duel is not None:
         d = p.duel
-        out["duel"] = {"seats": [d.p, d.k], "bettor": d.bettor,
-                       "bet": list(d.bet) if d.bet else None}  # fmt: skip
+        out["duel"] = {
+            "seats": [d.p, d.k],
+            "bettor": d.bettor,
+            "bet": list(d.bet) if d.bet else None,
+        }
     if s.phase == HANDOFF:
         out["handoff"] = p.handoffs[0]
     return out
