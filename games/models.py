@@ -1,1 +1,113 @@
-"""Models come with the event store."""
+"""Storage. `GameEvent` is the truth (append-only, hash-chained); everything else here is a
+projection that `rebuild_projections` can drop and rebuild from the events, except `Game`
+(identity and the secret seed) and `IdempotentAnswer` (the first answer to a retried command).
+"""
+
+from django.conf import settings
+from django.db import models
+
+
+class Game(models.Model):
+    """A game's identity and its secret seed (R22: revealed only in the game_ended event)."""
+
+    seed = models.BinaryField(editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"game {self.pk}"
+
+
+class GameEvent(models.Model):
+    """One event of one game. seq is 1, 2, 3 … without gaps; (game, seq) is unique, and that
+    constraint is the final guard of optimistic concurrency. Rows are never updated or deleted
+    (a PostgreSQL trigger refuses both). `hash` = SHA-256(prev_hash + canonical content)."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField()
+    type = models.CharField(max_length=40)
+    v = models.PositiveSmallIntegerField(default=1)
+    data = models.JSONField()
+    # Seats that may see the data unredacted while the game runs; null = public (R23).
+    visible_to = models.JSONField(null=True, blank=True)
+    at = models.DateTimeField()
+    prev_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="event_game_seq")]
+        ordering = ["game", "seq"]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.seq} {self.type}"
+
+
+class GameProjection(models.Model):
+    """The game's current state at `seq`, plus what lobby lists and the deadline sweeper ask."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True,
+                                related_name="projection")  # fmt: skip
+    seq = models.PositiveIntegerField()
+    head_hash = models.CharField(max_length=64)
+    status = models.CharField(max_length=10, db_index=True)
+    variant = models.CharField(max_length=20)
+    seats = models.PositiveSmallIntegerField()
+    players = models.JSONField()  # usernames by seat, null for a free seat
+    winners = models.JSONField(null=True)
+    state = models.JSONField()  # games.codec.state_to_json
+    decision_since = models.DateTimeField(null=True)  # when the pending decision was asked
+    deadline_at = models.DateTimeField(null=True, db_index=True)
+    deadline_kind = models.CharField(max_length=10, null=True)  # block | turn | bot
+    updated_at = models.DateTimeField()
+
+
+class GameSnapshot(models.Model):
+    """The state right after event `seq`, every SNAPSHOT_EVERY events, so replays fold little."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots")
+    seq = models.PositiveIntegerField()
+    state = models.JSONField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="snapshot_game_seq")]
+
+
+class PlayerSeat(models.Model):
+    """Who sits where (a projection of seat_taken events): finds a user's games fast."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seat_rows")
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="seats")  # fmt: skip
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "seat"], name="seat_game_seat")]
+
+
+class PlayerStats(models.Model):
+    """Finished games and wins per player (a projection of game_ended events)."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                primary_key=True, related_name="stats")  # fmt: skip
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+
+
+class IdempotentAnswer(models.Model):
+    """The first successful answer to a command sent with an Idempotency-Key."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=200)
+    request_hash = models.CharField(max_length=64)
+    answer = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "game", "key"], name="idempotency_user_game_key"
+            )
+        ]

@@ -49,6 +49,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "games.api_errors.BodyLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -105,7 +106,27 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "games.api_errors.exception_handler",
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+        "rest_framework.throttling.ScopedRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": os.environ.get("SEJMI_THROTTLE_ANON", "600/min"),
+        "user": os.environ.get("SEJMI_THROTTLE_USER", "6000/min"),
+        "commands": os.environ.get("SEJMI_THROTTLE_COMMANDS", "3000/min"),
+        "register": os.environ.get("SEJMI_THROTTLE_REGISTER", "300/min"),
+    },
 }
+DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024  # games.api_errors.BodyLimitMiddleware answers 413
+
+# Rigged games (API.md) exist only for tests and demos.
+SEJMI_ALLOW_RIGGED = env_bool("SEJMI_ALLOW_RIGGED", False)
+# `make run` sweeps deadlines in a thread of the web process instead of using Celery.
+SEJMI_INPROCESS_RUNNER = env_bool("SEJMI_INPROCESS_RUNNER", False)
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Sejmi je API",
@@ -120,11 +141,29 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # A group message past a channel's capacity is dropped silently: sockets heal gaps
+            # by seq (games.consumers), and the capacity is sized for bursts of a busy game.
+            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1000, "expiry": 60},
         },
     }
     CELERY_BROKER_URL = REDIS_URL
-else:
+else:  # `make run`: one process, no external service
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-    # Without Redis there is no broker. CELERY_TASK_ALWAYS_EAGER is deliberately not set:
-    # deadlines must not fire inline inside a request; an in-process deadline runner comes later.
+    CELERY_BROKER_URL = "memory://"
+
+# Deadlines and bot moves: Celery tasks at commit (fast path) plus a beat sweeper (the
+# guarantee); `make run` has neither and sweeps in a thread of the web process.
+CELERY_DEADLINES = bool(REDIS_URL) and not SEJMI_INPROCESS_RUNNER
+CELERY_TASK_SERIALIZER = CELERY_RESULT_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_BEAT_SCHEDULE = {
+    "sweep-deadlines": {"task": "games.tasks.sweep", "schedule": 5.0},
+}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+}

@@ -10,3 +10,6 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/", include("games.urls")),
 ]
+
+handler404 = "games.api_errors.not_found_view"
+handler500 = "games.api_errors.server_error_view"

@@ -34,8 +34,9 @@ def _seat_of(viewer: Viewer) -> int | None:
     return viewer if isinstance(viewer, int) else None
 
 
-def view_for(s: GameState, viewer: Viewer) -> dict[str, Any]:
-    """The game as `viewer` may see it (API.md, View; the service adds id, seq and deadline)."""
+def view_for(s: GameState, viewer: Viewer, *, reveal: bool = False) -> dict[str, Any]:
+    """The game as `viewer` may see it (API.md, View; the service adds id, seq and deadline).
+    `reveal` shows every hand: for replays of a game that has since ended (R23)."""
     seat = _seat_of(viewer)
     partner = s.partner(seat) if seat is not None and s.variant == PAIRS_EXTREME else None
     return {
@@ -48,7 +49,9 @@ def view_for(s: GameState, viewer: Viewer) -> dict[str, Any]:
         "you": seat,
         "hand": list(s.hands[seat]) if seat is not None else [],
         "partner_hand": list(s.hands[partner]) if partner is not None else None,
-        "hands": [list(h) for h in s.hands] if s.status == ENDED or viewer == OMNISCIENT else None,
+        "hands": [list(h) for h in s.hands]
+        if reveal or s.status == ENDED or viewer == OMNISCIENT
+        else None,
         "players": [_player(s, p) for p in range(s.n)],
         "draw_count": len(s.draw),
         "discard": list(s.discard),
@@ -136,3 +139,16 @@ def redact_event(e: ev.Event, s: GameState, viewer: Viewer) -> dict[str, Any]:
         if not _sees(s, viewer, data["seat"]):  # R19: hidden while the window is open
             return {**data, "seat": None}
     return dict(data)
+
+
+def audience(e: ev.Event) -> list[int] | None:
+    """Who sees an event's hidden part while the game runs (None: it has none). Informational,
+    stored beside each event; `redact_event` is what payloads go through."""
+    t, data = e.type, e.data
+    if t in (ev.GAME_STARTED, ev.DECK_RESHUFFLED) or (t == ev.GAME_CREATED and data.get("rig")):
+        return []  # each seat sees its own dealt hand; the draw pile nobody
+    if t in (ev.CARD_DRAWN, ev.BLOCK_PASSED):
+        return [data["seat"]]
+    if t == ev.CARD_HANDED_OFF and data["card"] is not None:
+        return sorted({data["seat"], data["to"]})
+    return None

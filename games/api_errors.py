@@ -1,0 +1,75 @@
+"""Every error leaves as `{"error": {"code", "message"}}` with a 4xx status (API.md)."""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
+from django.http import Http404, JsonResponse
+from rest_framework import exceptions as drf
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_handler
+
+from games.errors import ApiError
+
+MAX_BODY_BYTES = 64 * 1024
+
+DRF_CODES = [
+    (drf.ParseError, "invalid"), (drf.ValidationError, "invalid"),
+    (drf.NotAuthenticated, "not_authenticated"), (drf.AuthenticationFailed, "not_authenticated"),
+    (drf.PermissionDenied, "forbidden"), (drf.NotFound, "not_found"),
+    (drf.MethodNotAllowed, "method_not_allowed"), (drf.NotAcceptable, "not_acceptable"),
+    (drf.UnsupportedMediaType, "unsupported_media_type"), (drf.Throttled, "throttled"),
+]  # fmt: skip
+
+
+def _message(detail) -> str:
+    if isinstance(detail, dict):
+        return "; ".join(f"{k}: {_message(v)}" for k, v in detail.items())
+    if isinstance(detail, list):
+        return " ".join(_message(d) for d in detail)
+    return str(detail)
+
+
+def exception_handler(exc, context):
+    """DRF's hook: our ApiError, DRF's own exceptions and Django's 404/403, in one shape."""
+    if isinstance(exc, ApiError):
+        return Response(exc.body(), status=exc.status)
+    if isinstance(exc, RequestDataTooBig):
+        return Response(ApiError("too_large", "the request body is too large").body(), status=413)
+    if isinstance(exc, Http404):
+        exc = drf.NotFound()
+    elif isinstance(exc, PermissionDenied):
+        exc = drf.PermissionDenied()
+    response = drf_handler(exc, context)
+    if response is None:
+        return None  # a real bug: let it be a 500 and be seen
+    code = next((c for cls, c in DRF_CODES if isinstance(exc, cls)), "invalid")
+    response.data = {"error": {"code": code, "message": _message(exc.detail)}}
+    return response
+
+
+def error_response(code: str, message: str, status: int) -> JsonResponse:
+    return JsonResponse({"error": {"code": code, "message": message}}, status=status)
+
+
+class BodyLimitMiddleware:
+    """Refuse a huge body before anything reads it: 413 too_large."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request):
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            return error_response("invalid", "bad Content-Length", 400)
+        if length > MAX_BODY_BYTES:
+            return error_response("too_large", f"bodies are limited to {MAX_BODY_BYTES} bytes", 413)
+        return self.get_response(request)
+
+
+def not_found_view(request, exception=None):
+    return error_response("not_found", "no such resource", 404)
+
+
+def server_error_view(request):
+    return error_response("internal", "the server failed; it has been logged", 500)

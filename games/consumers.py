@@ -1,0 +1,115 @@
+"""`/ws/games/{id}/`: each committed event, then the new view, redacted for this socket's
+viewer; `{"type": "resync", "after": seq}` replays what a client missed (API.md)."""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+from functools import lru_cache
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from games import selectors
+from games.codec import state_from_json
+from games.engine import Event, GameState, redact_event, view_for
+from games.errors import ApiError
+from games.models import GameEvent
+from games.notify import group_name
+
+BATCHES: OrderedDict[tuple[int, int], tuple[dict[str, Any], GameState]] = OrderedDict()
+
+
+def _remember(message: dict[str, Any]) -> GameState:
+    """One parse per committed batch, shared by every socket of this process."""
+    key = (message["game"], message["seq"])
+    if key not in BATCHES:
+        BATCHES[key] = (message, state_from_json(message["state"]))
+        while len(BATCHES) > 64:
+            BATCHES.popitem(last=False)
+    return BATCHES[key][1]
+
+
+@lru_cache(maxsize=1024)
+def _frames(game_id: int, seq: int, viewer: int | None, after: int) -> tuple[str, ...]:
+    """The text frames of one batch for one viewer: all spectators share one rendering."""
+    message, state = BATCHES[(game_id, seq)]
+    frames = []
+    for e in message["events"]:
+        if e["seq"] <= after:
+            continue
+        data = redact_event(Event(e["type"], e["data"], e["v"]), state, viewer)
+        event = {"seq": e["seq"], "type": e["type"], "at": e["at"], "data": data}
+        frames.append(json.dumps({"type": "event", "event": event}))
+    view = {"id": game_id, "seq": seq, **view_for(state, viewer), "deadline": message["deadline"]}
+    frames.append(json.dumps({"type": "view", "view": view}))
+    return tuple(frames)
+
+
+class GameConsumer(AsyncWebsocketConsumer):
+    async def connect(self) -> None:
+        self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        self.user = self.scope.get("user")
+        try:
+            view = await database_sync_to_async(selectors.game_detail)(self.game_id, self.user)
+        except ApiError:
+            await self.close(code=4404)
+            return
+        self.group = group_name(self.game_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        self.last_seq = view["seq"]
+        await self.send(text_data=json.dumps({"type": "view", "view": view}))
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        try:
+            message = json.loads(text_data or "")
+            after = message["after"] if message.get("type") == "resync" else None
+            if isinstance(after, bool) or not isinstance(after, int) or after < 0:
+                raise ValueError
+        except (ValueError, TypeError, KeyError, AttributeError):
+            await self._error("invalid", 'send {"type": "resync", "after": <seq>}')
+            return
+        await self._catch_up(after, send_view=True)
+
+    async def game_committed(self, message: dict[str, Any]) -> None:
+        if message["seq"] <= self.last_seq:
+            return  # already sent (a resync overtook the broadcast)
+        if message["events"][0]["seq"] > self.last_seq + 1:  # a dropped message: heal the gap
+            await self._catch_up(
+                self.last_seq, send_view=False, upto=message["events"][0]["seq"] - 1
+            )
+        state = _remember(message)
+        viewer = selectors.seat_of(state, self.user)
+        for frame in _frames(self.game_id, message["seq"], viewer, self.last_seq):
+            await self.send(text_data=frame)
+        self.last_seq = message["seq"]
+
+    async def _catch_up(self, after: int, *, send_view: bool, upto: int | None = None) -> None:
+        events, view = await database_sync_to_async(self._load)(after, upto)
+        for event in events:
+            await self.send(text_data=json.dumps({"type": "event", "event": event}))
+        if events:
+            self.last_seq = max(self.last_seq, events[-1]["seq"])
+        if send_view:
+            await self.send(text_data=json.dumps({"type": "view", "view": view}))
+
+    def _load(self, after: int, upto: int | None) -> tuple[list[dict], dict]:
+        proj, state = selectors.current(self.game_id)
+        viewer = selectors.seat_of(state, self.user)
+        rows = GameEvent.objects.filter(game_id=self.game_id, seq__gt=after)
+        if upto is not None:
+            rows = rows.filter(seq__lte=upto)
+        events = [selectors.event_payload(r, state, viewer) for r in rows.order_by("seq")]
+        view = selectors.game_view(self.game_id, state, self.user, seq=proj.seq,
+                                   deadline=proj.deadline_at)  # fmt: skip
+        return events, view
+
+    async def _error(self, code: str, message: str) -> None:
+        error = {"type": "error", "error": {"code": code, "message": message}}
+        await self.send(text_data=json.dumps(error))

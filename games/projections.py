@@ -1,0 +1,107 @@
+"""Read models, updated in the same transaction as each append, and rebuildable from events.
+
+`project_batch` is the one function that turns a batch of events (one command's) into
+projection rows; the live path and `rebuild_projections` both call it, so they agree.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.contrib.auth import get_user_model
+from django.db.models import F
+
+from games.codec import state_to_json
+from games.engine import Event, GameState, deadline_kind, fold
+from games.engine import events as ev
+from games.models import GameProjection, GameSnapshot, PlayerSeat, PlayerStats
+
+SNAPSHOT_EVERY = 100
+NOT_A_NEW_DECISION = {ev.BLOCK_PASSED}  # passes do not restart the block window's clock
+
+
+def deadline(state: GameState, since: datetime | None) -> tuple[str | None, datetime | None]:
+    """R21: when the pending decision times out. Bots are due at once."""
+    kind = deadline_kind(state)
+    if kind is None or since is None:
+        return None, None
+    if any(state.bots[seat] for seat in state.awaiting):
+        return "bot", since
+    seconds = state.options["block_window_s" if kind == "block" else "turn_deadline_s"]
+    return kind, since + timedelta(seconds=seconds)
+
+
+def project_batch(*, game_id: int, proj: GameProjection | None, before: GameState | None,
+                  events: list[Event], after: GameState, head_seq: int, head_hash: str,
+                  at: datetime) -> GameProjection:  # fmt: skip
+    """Update every read model for one appended batch ending at `head_seq`."""
+    since = proj.decision_since if proj is not None else None
+    if any(e.type not in NOT_A_NEW_DECISION for e in events):
+        since = at
+    kind, due = deadline(after, since)
+    fields = {
+        "seq": head_seq, "head_hash": head_hash, "status": after.status,
+        "variant": after.variant, "seats": after.n, "players": list(after.names),
+        "winners": after.winners, "state": state_to_json(after), "decision_since": since,
+        "deadline_at": due, "deadline_kind": kind, "updated_at": at,
+    }  # fmt: skip
+    if proj is None:
+        proj = GameProjection.objects.create(game_id=game_id, **fields)
+    else:
+        for name, value in fields.items():
+            setattr(proj, name, value)
+        proj.save()
+    _seats_and_stats(game_id, events, after)
+    _snapshots(game_id, before, events, head_seq)
+    return proj
+
+
+def _seats_and_stats(game_id: int, events: list[Event], after: GameState) -> None:
+    users = get_user_model().objects
+    for e in events:
+        if e.type == ev.SEAT_TAKEN and not e.data.get("bot"):
+            user = users.get(username=e.data["name"])
+            PlayerSeat.objects.create(game_id=game_id, seat=e.data["seat"], user=user)
+        elif e.type == ev.GAME_ENDED:
+            winners = set(e.data["winners"])
+            for row in PlayerSeat.objects.filter(game_id=game_id):
+                PlayerStats.objects.get_or_create(user_id=row.user_id)
+                PlayerStats.objects.filter(user_id=row.user_id).update(
+                    games=F("games") + 1, wins=F("wins") + (1 if row.seat in winners else 0)
+                )
+
+
+def _snapshots(game_id: int, before: GameState | None, events: list[Event], head: int) -> None:
+    """A snapshot right after every SNAPSHOT_EVERY-th event, whatever the batch boundaries."""
+    first = head - len(events) + 1
+    for seq in range(first, head + 1):
+        if seq % SNAPSHOT_EVERY == 0:
+            state = fold(events[: seq - first + 1], before)
+            GameSnapshot.objects.create(game_id=game_id, seq=seq, state=state_to_json(state))
+
+
+def rebuild_all() -> int:
+    """Drop every projection and rebuild it from the events (one batch per command: the
+    events of one command share their `at`). Returns the number of games rebuilt."""
+    from itertools import groupby
+
+    from games import event_store
+    from games.models import Game
+
+    GameSnapshot.objects.all().delete()
+    PlayerSeat.objects.all().delete()
+    PlayerStats.objects.all().delete()
+    GameProjection.objects.all().delete()
+    count = 0
+    for game_id in Game.objects.order_by("pk").values_list("pk", flat=True):
+        proj, state = None, None
+        for at, batch in groupby(event_store.load(game_id), key=lambda row: row.at):
+            rows = list(batch)
+            events = [event_store.to_event(r) for r in rows]
+            after = fold(events, state)
+            proj = project_batch(game_id=game_id, proj=proj, before=state, events=events,
+                                 after=after, head_seq=rows[-1].seq, head_hash=rows[-1].hash,
+                                 at=at)  # fmt: skip
+            state = after
+        count += 1
+    return count

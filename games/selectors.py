@@ -1,0 +1,93 @@
+"""Reads: views, event lists, replays and lobby lists, always redacted for the caller (R23)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from games import event_store
+from games.codec import state_from_json
+from games.engine import GameState, fold, redact_event, view_for
+from games.errors import ApiError, not_found
+from games.models import GameEvent, GameProjection, GameSnapshot
+
+
+def seat_of(state: GameState, user) -> int | None:
+    """The caller's seat in this game, or None for a spectator."""
+    if user is None or not user.is_authenticated:
+        return None
+    for seat, name in enumerate(state.names):
+        if name == user.username and not state.bots[seat]:
+            return seat
+    return None
+
+
+def game_view(game_id: int, state: GameState, user, *, seq: int,
+              deadline: datetime | None, replay: bool = False,
+              reveal: bool = False) -> dict[str, Any]:  # fmt: skip
+    view = view_for(state, seat_of(state, user), reveal=reveal)
+    if replay:  # a replay is read-only: nothing can be sent to the past
+        view["legal"] = []
+    return {"id": game_id, "seq": seq, **view,
+            "deadline": event_store.iso(deadline) if deadline else None}  # fmt: skip
+
+
+def current(game_id: int) -> tuple[GameProjection, GameState]:
+    proj = GameProjection.objects.filter(game_id=game_id).first()
+    if proj is None:
+        raise not_found()
+    return proj, state_from_json(proj.state)
+
+
+def game_detail(game_id: int, user) -> dict[str, Any]:
+    proj, state = current(game_id)
+    return game_view(game_id, state, user, seq=proj.seq, deadline=proj.deadline_at)
+
+
+def event_payload(row: GameEvent, state_now: GameState, viewer: Any) -> dict[str, Any]:
+    data = redact_event(event_store.to_event(row), state_now, viewer)
+    return {"seq": row.seq, "type": row.type, "at": event_store.iso(row.at), "data": data}
+
+
+def game_events(game_id: int, user, *, after: int = 0, limit: int = 1000) -> list[dict[str, Any]]:
+    """Events after `after` (at most `limit`), redacted for the caller as the game is now."""
+    _, state = current(game_id)
+    viewer = seat_of(state, user)
+    rows = GameEvent.objects.filter(game_id=game_id, seq__gt=after).order_by("seq")[:limit]
+    return [event_payload(row, state, viewer) for row in rows]
+
+
+def state_at(game_id: int, seq: int) -> GameState:
+    """The state right after event `seq`: the nearest snapshot, then the events after it."""
+    snap = GameSnapshot.objects.filter(game_id=game_id, seq__lte=seq).order_by("-seq").first()
+    base, start = (state_from_json(snap.state), snap.seq) if snap else (None, 0)
+    rows = event_store.load(game_id, after=start, upto=seq)
+    return fold([event_store.to_event(r) for r in rows], base)
+
+
+def replay(game_id: int, user, *, at: int) -> dict[str, Any]:
+    proj, now = current(game_id)
+    if not 1 <= at <= proj.seq:
+        raise ApiError("invalid", f"at must be a seq from 1 to {proj.seq}")
+    state = state_at(game_id, at)
+    return game_view(
+        game_id, state, user, seq=at, deadline=None, replay=True, reveal=now.status == "ended"
+    )  # R23: after the end, all is public
+
+
+def lobby(status: str | None, *, variant: str | None = None,
+          player: str | None = None) -> list[dict[str, Any]]:  # fmt: skip
+    """The newest 200 games, filtered by status, variant and seated player."""
+    rows = GameProjection.objects.order_by("-game_id")
+    if status:
+        rows = rows.filter(status=status)
+    if variant:
+        rows = rows.filter(variant=variant)
+    if player:
+        rows = rows.filter(game__seat_rows__user__username=player)
+    return [
+        {"id": p.game_id, "variant": p.variant, "seats": p.seats, "players": p.players,
+         "status": p.status, "seq": p.seq, "winners": p.winners,
+         "updated_at": event_store.iso(p.updated_at)}
+        for p in rows[:200]
+    ]  # fmt: skip

@@ -1,0 +1,188 @@
+"""Writes: load → decide → append → project → publish and schedule after commit.
+
+Every change of a game goes through `_commit`, in one transaction: the engine decides, the
+event store appends (the unique (game, seq) constraint is the final concurrency guard), the
+projections follow, and only after COMMIT are events broadcast and deadlines scheduled.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games import event_store, notify
+from games.codec import canonical_json, state_from_json
+from games.engine import (
+    Event,
+    GameState,
+    HeuristicBot,
+    IllegalCommand,
+    Join,
+    Timeout,
+    execute,
+    fold,
+    new_game,
+    new_seed,
+    parse_command,
+)  # fmt: skip
+from games.errors import ApiError, not_found, stale_seq
+from games.models import Game, GameProjection, IdempotentAnswer
+from games.projections import project_batch
+from games.selectors import game_view, seat_of
+
+Decision = Callable[[GameState, bytes], tuple[list[Event], GameState]]
+
+
+@dataclass(frozen=True)
+class Committed:
+    game_id: int
+    seq: int
+    state: GameState
+    deadline_at: datetime | None
+
+
+def game_create(*, user, seats: Any, variant: Any = "standard", options: Any = None,
+                rig: Any = None) -> Committed:  # fmt: skip
+    """Create a game (bot seats are seated at once). ApiError("invalid") for bad settings."""
+    if rig is not None and not settings.SEJMI_ALLOW_RIGGED:
+        raise ApiError("invalid", "rigged games need a server run with SEJMI_ALLOW_RIGGED=1")
+    seed = new_seed()
+    try:
+        events = new_game(seats=seats, seed=seed, variant=variant, options=options, rig=rig)
+    except IllegalCommand as err:
+        raise ApiError.from_engine(err) from None
+    with transaction.atomic():
+        game = Game.objects.create(seed=seed, created_by=user)
+        return _append(game.pk, None, None, events, fold(events), event_store.GENESIS)
+
+
+def game_join(*, user, game_id: int, seat: Any = None) -> Committed:
+    """The caller takes a free seat (the first one if `seat` is None); full → game starts."""
+    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
+        raise ApiError("invalid", "seat must be a whole number or null")
+
+    def decide(state: GameState, seed: bytes) -> tuple[list[Event], GameState]:
+        if user.username in state.names:
+            raise ApiError("already_seated", "you already have a seat in this game")
+        return execute(state, Join(user.username, seat), seed=seed)
+
+    for _ in range(3):  # another join may take the seq first: try again on the new head
+        try:
+            return _commit(game_id, decide, expected_seq=None)
+        except ApiError as err:
+            if err.code != "stale_seq":
+                raise
+    raise stale_seq(None, -1)
+
+
+def game_command(*, user, game_id: int, body: Any, key: str | None) -> dict[str, Any]:
+    """A seat's command (API.md). Returns {"seq", "view"}; a retried key returns its first
+    answer; the same key with another body → idempotency_mismatch."""
+    if not isinstance(body, dict):
+        raise ApiError("invalid", "the body is a JSON object")
+    expected = body.get("expected_seq")
+    if isinstance(expected, bool) or not isinstance(expected, int):
+        raise ApiError("invalid", "expected_seq (the last seq you saw) is required")
+    command_body = {k: v for k, v in body.items() if k != "expected_seq"}
+    request_hash = hashlib.sha256(canonical_json(body).encode()).hexdigest()
+    if key is not None:
+        stored = _stored_answer(user, game_id, key, request_hash)
+        if stored is not None:
+            return stored
+    try:
+        command = parse_command(command_body)
+    except IllegalCommand as err:
+        raise ApiError.from_engine(err) from None
+
+    def decide(state: GameState, seed: bytes) -> tuple[list[Event], GameState]:
+        return execute(state, command, actor=seat_of(state, user), seed=seed)
+
+    answer: dict[str, Any] = {}
+
+    def remember(done: Committed) -> None:
+        view = game_view(game_id, done.state, user, seq=done.seq, deadline=done.deadline_at)
+        answer.update(seq=done.seq, view=view)
+        if key is not None:
+            IdempotentAnswer.objects.create(user=user, game_id=game_id, key=key,
+                                            request_hash=request_hash, answer=answer)  # fmt: skip
+
+    try:
+        _commit(game_id, decide, expected_seq=expected, then=remember)
+    except ApiError as err:
+        stored = _stored_answer(user, game_id, key, request_hash) if key else None
+        if err.code == "stale_seq" and stored is not None:  # lost a race with our own retry
+            return stored
+        raise
+    return answer
+
+
+def _stored_answer(user, game_id: int, key: str, request_hash: str) -> dict | None:
+    row = IdempotentAnswer.objects.filter(user=user, game_id=game_id, key=key).first()
+    if row is None:
+        return None
+    if row.request_hash != request_hash:
+        raise ApiError("idempotency_mismatch", "this Idempotency-Key was used for another request")
+    return row.answer
+
+
+def game_timeout(*, game_id: int, expected_seq: int) -> Committed:
+    """R21: the pending decision's deadline passed; the service acts for the absent."""
+    return _commit(game_id, lambda s, seed: execute(s, Timeout(), seed=seed), expected_seq)
+
+
+def game_bot_moves(*, game_id: int, expected_seq: int) -> Committed:
+    """Bot seats that are awaited act (one command each, all in one append)."""
+
+    def decide(state: GameState, seed: bytes) -> tuple[list[Event], GameState]:
+        out: list[Event] = []
+        bot = HeuristicBot()
+        for seat in list(state.awaiting):
+            if state.bots[seat] and seat in state.awaiting:
+                new, state = execute(state, bot.choose(state, seat), actor=seat, seed=seed)
+                out += new
+        if not out:
+            raise ApiError("not_your_turn", "no bot is awaited")
+        return out, state
+
+    return _commit(game_id, decide, expected_seq)
+
+
+def _commit(game_id: int, decide: Decision, expected_seq: int | None,
+            then: Callable[[Committed], None] | None = None) -> Committed:  # fmt: skip
+    try:
+        with transaction.atomic():
+            proj = GameProjection.objects.select_related("game").filter(game_id=game_id).first()
+            if proj is None:
+                raise not_found()
+            if expected_seq is not None and expected_seq != proj.seq:
+                raise stale_seq(expected_seq, proj.seq)
+            state = state_from_json(proj.state)
+            try:
+                events, after = decide(state, bytes(proj.game.seed))
+            except IllegalCommand as err:
+                raise ApiError.from_engine(err) from None
+            done = _append(game_id, proj, state, events, after, proj.head_hash)
+            if then is not None:
+                then(done)
+            return done
+    except IntegrityError:
+        raise stale_seq(expected_seq, -1) from None
+
+
+def _append(game_id: int, proj: GameProjection | None, before: GameState | None,
+            events: list[Event], after: GameState, head_hash: str) -> Committed:  # fmt: skip
+    at = timezone.now()
+    head = proj.seq if proj is not None else 0
+    rows = event_store.append(game_id=game_id, head_seq=head, head_hash=head_hash,
+                              events=events, at=at)  # fmt: skip
+    proj = project_batch(game_id=game_id, proj=proj, before=before, events=events, after=after,
+                         head_seq=rows[-1].seq, head_hash=rows[-1].hash, at=at)  # fmt: skip
+    transaction.on_commit(lambda: notify.committed(game_id, rows, after, proj))
+    return Committed(game_id, rows[-1].seq, after, proj.deadline_at)

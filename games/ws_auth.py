@@ -1,0 +1,42 @@
+"""Websocket auth: the session (AuthMiddlewareStack) or a DRF token as `?token=`."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs
+
+from channels.auth import AuthMiddlewareStack
+from channels.db import database_sync_to_async
+from django.contrib.auth.models import AnonymousUser
+
+
+@database_sync_to_async
+def _user_for_token(key: str):
+    from rest_framework.authtoken.models import Token
+
+    token = Token.objects.select_related("user").filter(key=key).first()
+    return token.user if token and token.user.is_active else None
+
+
+class TokenAuthMiddleware:
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        key = _token_from(scope)
+        if key:
+            scope = dict(scope, user=await _user_for_token(key) or AnonymousUser())
+        return await self.app(scope, receive, send)
+
+
+def _token_from(scope) -> str | None:
+    query = parse_qs(scope.get("query_string", b"").decode())
+    if query.get("token"):
+        return query["token"][0]
+    for name, value in scope.get("headers", []):
+        if name == b"authorization" and value.lower().startswith(b"token "):
+            return value[6:].decode().strip()
+    return None
+
+
+def TokenAuthMiddlewareStack(app):  # noqa: N802 (named like Channels' stacks)
+    return AuthMiddlewareStack(TokenAuthMiddleware(app))
