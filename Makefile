@@ -7,9 +7,9 @@ REDIS_URL ?= redis://127.0.0.1:6379/0
 
 .PHONY: run test bench-engine simulate lint clean
 
-$(STAMP): requirements.txt
+$(STAMP): requirements.txt requirements-bench.txt
 	python3 -m venv $(VENV)
-	$(PY) -m pip install -r requirements.txt
+	$(PY) -m pip install -r requirements.txt -r requirements-bench.txt
 	touch $@
 
 run: $(STAMP)
