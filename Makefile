@@ -5,14 +5,23 @@ STAMP = $(VENV)/.installed
 DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/sejmi
 REDIS_URL ?= redis://127.0.0.1:6379/0
 
-.PHONY: run test bench-engine simulate lint clean
+
+.PHONY: run demo test bench-engine simulate lint clean
 
 $(STAMP): requirements.txt requirements-bench.txt
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -r requirements.txt -r requirements-bench.txt
 	touch $@
 
+# The whole service on embedded defaults: SQLite, the in-memory channel layer and a deadline
+# runner thread; DATABASE_URL / REDIS_URL / SEJMI_ALLOW_RIGGED from the environment apply.
 run: $(STAMP)
+	$(PY) manage.py migrate --noinput
+	SEJMI_INPROCESS_RUNNER=1 $(VENV)/bin/uvicorn sejmi.asgi:application \
+		--host 127.0.0.1 --port $${PORT:-8000} --no-access-log
+
+# A bot-vs-bot game told in the terminal (LANG=cs for Czech).
+demo: $(STAMP)
 	$(PY) manage.py demo
 
 test: $(STAMP)

@@ -85,6 +85,9 @@ DATABASES = {
         conn_max_age=60,
     ),
 }
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    # `make run`: the web threads and the deadline runner write concurrently; wait, don't fail.
+    DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
