@@ -48,23 +48,27 @@ def _frames(game_id: int, seq: int, viewer: int | None, after: int) -> tuple[str
 
 
 class GameConsumer(AsyncWebsocketConsumer):
+    """Thin: authorize by scope user, forward committed batches, answer `resync`."""
+
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.user = self.scope.get("user")
+        self.group = group_name(self.game_id)
+        # Join the group before reading the view: a batch committed in between then still
+        # arrives (and one already in the view is skipped by seq), instead of being missed.
+        await self.channel_layer.group_add(self.group, self.channel_name)
         try:
             view = await database_sync_to_async(selectors.game_detail)(self.game_id, self.user)
         except ApiError:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
             await self.close(code=4404)
             return
-        self.group = group_name(self.game_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
         self.last_seq = view["seq"]
-        await self.send(text_data=json.dumps({"type": "view", "view": view}))
+        await self.accept()
+        await self._send({"type": "view", "view": view})
 
     async def disconnect(self, code: int) -> None:
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
@@ -73,43 +77,46 @@ class GameConsumer(AsyncWebsocketConsumer):
             if isinstance(after, bool) or not isinstance(after, int) or after < 0:
                 raise ValueError
         except (ValueError, TypeError, KeyError, AttributeError):
-            await self._error("invalid", 'send {"type": "resync", "after": <seq>}')
+            error = {"code": "invalid", "message": 'send {"type": "resync", "after": <seq>}'}
+            await self._send({"type": "error", "error": error})
             return
-        await self._catch_up(after, send_view=True)
+        events, view = await database_sync_to_async(self._read)(after, None)
+        await self._send_events(events)
+        await self._send({"type": "view", "view": view})
+        self.last_seq = max(self.last_seq, view["seq"])
 
     async def game_committed(self, message: dict[str, Any]) -> None:
+        """One committed batch (games.notify). Events up to `last_seq` were sent already; a
+        batch starting past `last_seq + 1` means the layer dropped one: fill in from the log."""
         if message["seq"] <= self.last_seq:
             return  # already sent (a resync overtook the broadcast)
-        if message["events"][0]["seq"] > self.last_seq + 1:  # a dropped message: heal the gap
-            await self._catch_up(
-                self.last_seq, send_view=False, upto=message["events"][0]["seq"] - 1
-            )
+        first = message["events"][0]["seq"]
+        if first > self.last_seq + 1:
+            events, _ = await database_sync_to_async(self._read)(self.last_seq, first - 1)
+            await self._send_events(events)
         state = _remember(message)
         viewer = selectors.seat_of(state, self.user)
         for frame in _frames(self.game_id, message["seq"], viewer, self.last_seq):
             await self.send(text_data=frame)
         self.last_seq = message["seq"]
 
-    async def _catch_up(self, after: int, *, send_view: bool, upto: int | None = None) -> None:
-        events, view = await database_sync_to_async(self._load)(after, upto)
-        for event in events:
-            await self.send(text_data=json.dumps({"type": "event", "event": event}))
-        if events:
-            self.last_seq = max(self.last_seq, events[-1]["seq"])
-        if send_view:
-            await self.send(text_data=json.dumps({"type": "view", "view": view}))
-
-    def _load(self, after: int, upto: int | None) -> tuple[list[dict], dict]:
+    def _read(self, after: int, upto: int | None) -> tuple[list[dict], dict]:
+        """Events after `after` (up to `upto`), and the view, both as of one projection: no
+        event is newer than the view sent with it. Redacted for this socket's viewer (R23)."""
         proj, state = selectors.current(self.game_id)
+        upto = proj.seq if upto is None else min(upto, proj.seq)
         viewer = selectors.seat_of(state, self.user)
-        rows = GameEvent.objects.filter(game_id=self.game_id, seq__gt=after)
-        if upto is not None:
-            rows = rows.filter(seq__lte=upto)
+        rows = GameEvent.objects.filter(game_id=self.game_id, seq__gt=after, seq__lte=upto)
         events = [selectors.event_payload(r, state, viewer) for r in rows.order_by("seq")]
         view = selectors.game_view(self.game_id, state, self.user, seq=proj.seq,
                                    deadline=proj.deadline_at)  # fmt: skip
         return events, view
 
-    async def _error(self, code: str, message: str) -> None:
-        error = {"type": "error", "error": {"code": code, "message": message}}
-        await self.send(text_data=json.dumps(error))
+    async def _send_events(self, events: list[dict]) -> None:
+        for event in events:
+            await self._send({"type": "event", "event": event})
+        if events:
+            self.last_seq = max(self.last_seq, events[-1]["seq"])
+
+    async def _send(self, payload: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(payload))

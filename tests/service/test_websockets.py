@@ -1,0 +1,465 @@
+"""The live stream `/ws/games/{id}/` (API.md, Live stream) through the whole ASGI stack: origin
+check, token/session auth, the consumer, and channels_redis on Redis. Commands go through the
+REST API (or the service), so every broadcast is the real after-commit one."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import pytest
+import pytest_asyncio
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+from channels.testing import WebsocketCommunicator
+from django.db import connections, transaction
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from games import consumers, notify, selectors, services
+from games.models import GameEvent
+from sejmi.asgi import application
+
+TIMEOUT = 5  # seconds a frame may take to arrive
+QUIET = 0.3  # how long a socket must stay silent when nothing is due
+HANDS = [["C25", "C26", "C29"], ["C30", "C33", "C01"], ["C02", "C03", "C04"]]
+DECK = ["C10", "C11", "C12"]  # seat 0 draws C10 at the end of the first turn
+OPTIONS = {"block_window_s": 3600, "turn_deadline_s": 86_400}  # no deadline fires mid-test
+PLAY = {"type": "play", "card": "C25", "effect": 0, "scope": "one", "target": 1}  # LOSE_1 on 1
+PASS = {"type": "pass"}
+
+
+@dataclass
+class Table:
+    """A rigged three-seat game, started, seat 0 on turn (R2 skipped by `first`)."""
+
+    gid: int
+    seats: list[APIClient]
+    tokens: list[str]
+    spectator: APIClient
+
+    def client(self, seat: int | None) -> APIClient:
+        return self.spectator if seat is None else self.seats[seat]
+
+    def token(self, seat: int | None) -> str | None:
+        return None if seat is None else self.tokens[seat]
+
+
+@pytest.fixture
+def table(settings, make_player) -> Table:
+    settings.SEJMI_ALLOW_RIGGED = True
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast setup
+    seats = [make_player() for _ in range(3)]
+    rig = {"hands": HANDS, "deck": DECK, "first": 0}
+    created = seats[0].post("/api/games/", {"seats": 3, "options": OPTIONS, "rig": rig},
+                            format="json")  # fmt: skip
+    assert created.status_code == 201, created.content
+    gid = created.json()["id"]
+    for seat, client in enumerate(seats):
+        joined = client.post(f"/api/games/{gid}/join/", {"seat": seat}, format="json")
+        assert joined.status_code == 200, joined.content
+    tokens = [Token.objects.get(user__username=c.username).key for c in seats]
+    return Table(gid, seats, tokens, APIClient())
+
+
+@pytest_asyncio.fixture
+async def sockets():
+    """`open(gid, token=None, headers=...)` → (communicator, first view); all closed at the end."""
+    opened: list[WebsocketCommunicator] = []
+
+    async def open_(gid: int, token: str | None = None, headers=None):
+        sock = communicator(gid, token, headers)
+        opened.append(sock)
+        connected, code = await sock.connect(timeout=TIMEOUT)
+        assert connected, code
+        first = await sock.receive_json_from(timeout=TIMEOUT)
+        assert first["type"] == "view", first
+        return sock, first["view"]
+
+    yield open_
+    for sock in opened:
+        await sock.disconnect()
+    await sync_to_async(connections.close_all)()  # the ORM's worker thread lets go of the test DB
+
+
+def communicator(gid: int, token: str | None = None, headers=None) -> WebsocketCommunicator:
+    path = f"/ws/games/{gid}/" + (f"?token={token}" if token else "")
+    headers = [(b"origin", b"http://localhost")] if headers is None else headers
+    return WebsocketCommunicator(application, path, headers=headers)
+
+
+async def change(sock: WebsocketCommunicator) -> tuple[list[dict], dict]:
+    """The frames of one change: its events, then the view that closes it."""
+    events = []
+    while True:
+        frame = await sock.receive_json_from(timeout=TIMEOUT)
+        if frame["type"] == "view":
+            return events, frame["view"]
+        assert frame["type"] == "event", frame
+        events.append(frame["event"])
+
+
+async def command(table: Table, seat: int, body: dict, *, expected: int = 200) -> dict:
+    view = await rest(table, seat, f"/api/games/{table.gid}/")
+    answer = await sync_to_async(table.seats[seat].post)(
+        f"/api/games/{table.gid}/commands/", {"expected_seq": view["seq"], **body}, format="json"
+    )
+    assert answer.status_code == expected, answer.content
+    return answer.json()
+
+
+async def rest(table: Table, seat: int | None, path: str) -> dict:
+    answer = await sync_to_async(table.client(seat).get)(path)
+    assert answer.status_code == 200, answer.content
+    return answer.json()
+
+
+async def rest_events(table: Table, seat: int | None, after: int = 0) -> list[dict]:
+    path = f"/api/games/{table.gid}/events/?after={after}"
+    return (await rest(table, seat, path))["events"]
+
+
+def seqs(events: list[dict]) -> list[int]:
+    return [e["seq"] for e in events]
+
+
+def same_events(streamed: list[dict], now: list[dict]) -> bool:
+    """The streamed events are the log's as the caller reads it now, except that a pass
+    streamed while its window was open hides its seat (R19), which the closed window shows."""
+
+    hidden = {
+        e["seq"] for e in streamed if e["type"] == "block_passed" and e["data"]["seat"] is None
+    }
+
+    def as_streamed(e: dict) -> dict:
+        return {**e, "data": {**e["data"], "seat": None}} if e["seq"] in hidden else e
+
+    return streamed == [as_streamed(e) for e in now]
+
+
+@contextmanager
+def broadcasts_lost(settings):
+    """Group messages sent inside are lost, as when a channel is past its capacity: they go to
+    a Redis prefix no socket listens on (the real layer, nothing mocked)."""
+    layers = settings.CHANNEL_LAYERS
+    default = layers["default"]
+    settings.CHANNEL_LAYERS = {"default": {**default, "CONFIG": {**default["CONFIG"],
+                                                                  "prefix": "lost"}}}  # fmt: skip
+    try:
+        yield
+    finally:
+        settings.CHANNEL_LAYERS = layers
+
+
+def test_the_live_stream_runs_on_channels_redis(settings):
+    assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    assert type(get_channel_layer()).__module__ == "channels_redis.core"
+
+
+# Connecting
+
+
+@pytest.mark.parametrize("seat", [0, 1, None], ids=["seat0", "seat1", "spectator"])
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_the_first_message_is_the_view_for_that_sockets_viewer(table, sockets, seat):
+    _, view = await sockets(table.gid, table.token(seat))
+    assert view == await rest(table, seat, f"/api/games/{table.gid}/")
+    assert view["you"] == seat
+    assert view["hand"] == (HANDS[seat] if seat is not None else [])  # R23
+    assert view["status"] == "active" and view["kostic"] == 0
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_session_cookie_authenticates_a_socket_too(table, sockets):
+    client = table.seats[1]
+    user = await sync_to_async(lambda: Token.objects.get(key=table.tokens[1]).user)()
+    await sync_to_async(client.force_login)(user)
+    cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
+    _, view = await sockets(table.gid, headers=[(b"origin", b"http://localhost"),
+                                                (b"cookie", cookie)])  # fmt: skip
+    assert view["you"] == 1 and view["hand"] == HANDS[1]
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("gid", [987_654_321, 10**20], ids=["unknown", "past_any_id"])
+async def test_connecting_to_an_unknown_game_closes_with_4404(gid):
+    sock = communicator(gid)
+    assert await sock.connect(timeout=TIMEOUT) == (False, 4404)
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_foreign_origin_is_refused_but_a_script_without_one_is_let_in(table, sockets):
+    foreign = communicator(table.gid, table.tokens[0], [(b"origin", b"http://evil.example")])
+    connected, _ = await foreign.connect(timeout=TIMEOUT)
+    assert not connected  # a page of another site must not ride a player's session
+    _, view = await sockets(table.gid, table.tokens[0], headers=[])  # bots and scripts
+    assert view["you"] == 0
+
+
+# Live delivery
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_every_socket_receives_each_new_event_in_seq_order_then_the_view(table, sockets):
+    viewers = [0, 1, None]
+    opened = {seat: await sockets(table.gid, table.token(seat)) for seat in viewers}
+    start = opened[0][1]["seq"]
+    await command(table, 0, PLAY)
+    await command(table, 1, PASS)
+    await command(table, 2, PASS)  # the window closes; the effect resolves; seat 0 draws
+    for seat, (sock, _) in opened.items():
+        streamed, last = [], start
+        for _ in range(3):  # one change per command: its events, then its view
+            events, view = await change(sock)
+            assert seqs(events) == list(range(last + 1, view["seq"] + 1))
+            streamed, last = streamed + events, view["seq"]
+        assert view == await rest(table, seat, f"/api/games/{table.gid}/")
+        assert same_events(streamed, await rest_events(table, seat, after=start))
+        await sock.receive_nothing(timeout=QUIET)
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_r23_the_drawing_player_sees_his_card_and_a_spectator_sees_null(table, sockets):
+    player, _ = await sockets(table.gid, table.tokens[0])
+    spectator, _ = await sockets(table.gid)
+    for seat, body in [(0, PLAY), (1, PASS), (2, PASS)]:
+        await command(table, seat, body)
+    for sock, card, hand in [(player, "C10", ["C26", "C29", "C10"]), (spectator, None, [])]:
+        *_, (events, view) = [await change(sock) for _ in range(3)]
+        [drawn] = [e for e in events if e["type"] == "card_drawn"]
+        assert drawn["data"] == {"seat": 0, "card": card}
+        assert view["hand"] == hand and view["players"][0]["hand_count"] == 3
+        if card is None:
+            assert "C10" not in json.dumps(view)
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_r19_no_socket_learns_who_passed_while_the_block_window_is_open(table, sockets):
+    opened = {seat: (await sockets(table.gid, table.token(seat)))[0] for seat in [0, 1, 2, None]}
+    await command(table, 0, PLAY)
+    for sock in opened.values():
+        _, view = await change(sock)
+        assert view["phase"] == "block"
+    await command(table, 1, PASS)
+    for seat, sock in opened.items():
+        [passed], view = await change(sock)
+        assert passed["type"] == "block_passed"
+        assert passed["data"]["seat"] == (1 if seat == 1 else None)  # only he knows
+        assert view["awaiting"] == ([2] if seat == 1 else [1, 2])  # everyone asked still listed
+    await command(table, 2, PASS)
+    for sock in opened.values():
+        events, view = await change(sock)
+        assert events[0]["type"] == "block_passed" and view["phase"] == "play"
+
+
+# After commit, never before
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_command_that_fails_sends_nothing(table, sockets):
+    sock, view = await sockets(table.gid, table.tokens[0])
+    illegal = {**PLAY, "card": "C40"}  # not in seat 0's hand
+    assert (await command(table, 0, illegal, expected=422))["error"]["code"] == "illegal_move"
+    turn = await command(table, 1, PLAY, expected=409)
+    assert turn["error"]["code"] == "not_your_turn"
+    await sock.receive_nothing(timeout=QUIET)
+    await command(table, 0, PLAY)
+    events, after = await change(sock)  # the next thing heard is the legal play
+    assert seqs(events) == [view["seq"] + 1] and events[0]["type"] == "card_played"
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_command_whose_transaction_rolls_back_sends_nothing(table, sockets):
+    sock, view = await sockets(table.gid, table.tokens[0])
+    user = await sync_to_async(lambda: Token.objects.get(key=table.tokens[0]).user)()
+
+    class Rollback(Exception):
+        pass
+
+    def command_then_roll_back() -> None:
+        with transaction.atomic():
+            body = {"expected_seq": view["seq"], **PLAY}
+            services.game_command(user=user, game_id=table.gid, body=body, key=None)
+            raise Rollback
+
+    with pytest.raises(Rollback):
+        await sync_to_async(command_then_roll_back)()
+    await sock.receive_nothing(timeout=QUIET)
+    count = await sync_to_async(GameEvent.objects.filter(game_id=table.gid).count)()
+    assert count == view["seq"]
+    await command(table, 0, PLAY)
+    events, _ = await change(sock)
+    assert seqs(events) == [view["seq"] + 1]
+
+
+# Resync
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_resync_replays_every_missed_event_in_order_then_a_view(table, sockets):
+    sock, first = await sockets(table.gid, table.tokens[1])
+    for seat, body in [(0, PLAY), (1, PASS), (2, PASS)]:
+        await command(table, seat, body)
+    for _ in range(3):
+        await change(sock)
+    for after in [0, first["seq"], first["seq"] + 2]:
+        await sock.send_json_to({"type": "resync", "after": after})
+        events, view = await change(sock)
+        assert events == await rest_events(table, 1, after=after)
+        assert seqs(events) == list(range(after + 1, view["seq"] + 1))
+        assert view == await rest(table, 1, f"/api/games/{table.gid}/")
+    await sock.send_json_to({"type": "resync", "after": view["seq"]})
+    assert await change(sock) == ([], view)  # up to date: just the view
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        "not json",
+        "[]",
+        "null",
+        '"resync"',
+        '{"type": "hello"}',
+        '{"type": "resync"}',
+        '{"after": 0}',
+        '{"type": "resync", "after": "3"}',
+        '{"type": "resync", "after": -1}',
+        '{"type": "resync", "after": true}',
+        '{"type": "resync", "after": 1.5}',
+        '{"type": "resync", "after": null}',
+    ],
+)
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_malformed_message_gets_an_invalid_error_and_the_socket_stays_open(
+    table, sockets, frame
+):
+    sock, view = await sockets(table.gid)
+    await sock.send_to(text_data=frame)
+    answer = await sock.receive_json_from(timeout=TIMEOUT)
+    assert answer["type"] == "error" and answer["error"]["code"] == "invalid"
+    assert answer["error"]["message"]
+    await sock.send_json_to({"type": "resync", "after": view["seq"]})
+    assert await change(sock) == ([], view)
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_binary_frame_and_a_resync_past_the_end_are_handled(table, sockets):
+    sock, view = await sockets(table.gid)
+    await sock.send_to(bytes_data=b'{"type": "resync", "after": 0}')
+    assert (await sock.receive_json_from(timeout=TIMEOUT))["error"]["code"] == "invalid"
+    await sock.send_json_to({"type": "resync", "after": 10**30})  # beyond any seq: nothing missed
+    assert await change(sock) == ([], view)
+
+
+# Gaps: a layer past its capacity drops group messages silently
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_dropped_group_message_is_healed_from_the_log_in_order(table, sockets, settings):
+    opened = {seat: await sockets(table.gid, table.token(seat)) for seat in [0, None]}
+    start = opened[0][1]["seq"]
+    with broadcasts_lost(settings):
+        await command(table, 0, PLAY)
+        await command(table, 1, PASS)
+    for sock, _ in opened.values():
+        await sock.receive_nothing(timeout=QUIET)  # both batches were lost
+    await command(table, 2, PASS)  # its batch starts past last_seq + 1
+    for seat, (sock, _) in opened.items():
+        events, view = await change(sock)
+        assert seqs(events) == list(range(start + 1, view["seq"] + 1))  # no gap, no duplicate
+        assert events == await rest_events(table, seat, after=start)
+        assert view == await rest(table, seat, f"/api/games/{table.gid}/")
+        await sock.receive_nothing(timeout=QUIET)
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_later_batch_sent_straight_to_the_group_fills_the_gap_once(
+    table, sockets, settings
+):
+    sock, first = await sockets(table.gid, table.tokens[0])
+    with broadcasts_lost(settings):
+        for seat, body in [(0, PLAY), (1, PASS), (2, PASS)]:
+            await command(table, seat, body)
+    await sock.receive_nothing(timeout=QUIET)
+    last_batch = await sync_to_async(_broadcast_last_batch)(table.gid, first["seq"] + 2)
+    events, view = await change(sock)
+    assert seqs(events) == list(range(first["seq"] + 1, view["seq"] + 1))
+    assert events == await rest_events(table, 0, after=first["seq"])
+    assert last_batch[0] > first["seq"] + 1  # the message itself started past the gap
+    await sync_to_async(_broadcast_last_batch)(table.gid, first["seq"] + 2)  # a duplicate
+    await sync_to_async(_broadcast_last_batch)(table.gid, first["seq"])  # an older batch
+    await sock.receive_nothing(timeout=QUIET)
+
+
+def _broadcast_last_batch(gid: int, after: int) -> list[int]:
+    """group_send the committed events after `after` as one `game.committed` message, as
+    games.notify does after a commit. Returns their seqs."""
+    proj, state = selectors.current(gid)
+    rows = list(GameEvent.objects.filter(game_id=gid, seq__gt=after).order_by("seq"))
+    notify.broadcast(gid, rows, state, proj)
+    return [r.seq for r in rows]
+
+
+# Many sockets
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_several_spectators_at_once_receive_the_same_frames_rendered_once(table, sockets):
+    spectators = [(await sockets(table.gid))[0] for _ in range(6)]
+    hits = consumers._frames.cache_info().hits
+    for seat, body in [(0, PLAY), (1, PASS), (2, PASS)]:
+        await command(table, seat, body)
+    heard = [[await change(sock) for _ in range(3)] for sock in spectators]
+    assert all(h == heard[0] for h in heard)
+    streamed = [e for events, _ in heard[0] for e in events]
+    assert same_events(streamed, await rest_events(table, None, after=streamed[0]["seq"] - 1))
+    assert consumers._frames.cache_info().hits - hits >= 3 * (len(spectators) - 1)
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_player_watching_the_lobby_sees_his_seat_once_he_joins(sockets, make_player):
+    host, guest = await sync_to_async(make_player)(), await sync_to_async(make_player)()
+    created = await sync_to_async(host.post)("/api/games/", {"seats": 2}, format="json")
+    gid = created.json()["id"]
+    token = await sync_to_async(lambda: Token.objects.get(user__username=guest.username).key)()
+    sock, lobby = await sockets(gid, token)
+    assert lobby["status"] == "lobby" and lobby["you"] is None
+    await sync_to_async(guest.post)(f"/api/games/{gid}/join/", {"seat": 1}, format="json")
+    events, view = await change(sock)
+    assert [e["type"] for e in events] == ["seat_taken"] and view["you"] == 1
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_sockets_connecting_while_moves_are_committed_miss_nothing(table, sockets):
+    async def moves() -> None:
+        for seat, body in [(0, PLAY), (1, PASS), (2, PASS)]:
+            await command(table, seat, body)
+
+    *opened, _ = await asyncio.gather(*[sockets(table.gid) for _ in range(8)], moves())
+    head = (await rest(table, None, f"/api/games/{table.gid}/"))["seq"]
+    for sock, first in opened:
+        streamed, view = [], first
+        while view["seq"] < head:  # each socket reaches the head, whenever it connected
+            events, view = await change(sock)
+            streamed += events
+        assert seqs(streamed) == list(range(first["seq"] + 1, head + 1))
+        await sock.receive_nothing(timeout=QUIET)
