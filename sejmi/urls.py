@@ -9,6 +9,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/", include("games.urls")),
+    path("api/", include("replays.urls")),
 ]
 
 handler404 = "games.api_errors.not_found_view"

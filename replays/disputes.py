@@ -1,0 +1,126 @@
+"""Disputes: writes (open, note, close) and reads (the caller's disputes, the staff's evidence).
+
+Who may see what: a seated player opens disputes on their game and sees their own; staff see
+every dispute. Anyone else asking for a dispute gets `not_found`, so its existence stays hidden.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import event_store
+from games.errors import ApiError, not_found
+from games.models import Game, GameEvent, PlayerSeat
+from replays.models import REASON_MAX_LENGTH, Dispute, DisputeNote
+from replays.transcript import transcript
+from replays.verification import audit_report
+
+CLOSED = (Dispute.Status.RESOLVED, Dispute.Status.REJECTED)
+
+# Writes
+
+
+def dispute_open(*, user, game_id: int, reason: Any) -> Dispute:
+    """`user`, seated in game `game_id`, disputes it. Raises ApiError: not_found (no such game),
+    forbidden (not seated in it: other users, spectators), invalid (reason not a
+    string of 1..REASON_MAX_LENGTH characters after trimming)."""
+    if not Game.objects.filter(pk=game_id).exists():
+        raise not_found()
+    if not PlayerSeat.objects.filter(game_id=game_id, user=user).exists():
+        raise ApiError("forbidden", "only a player of this game may dispute it")
+    if not isinstance(reason, str) or not reason.strip():
+        raise ApiError("invalid", "reason is a non-empty string")
+    reason = reason.strip()
+    if len(reason) > REASON_MAX_LENGTH:
+        raise ApiError("invalid", f"reason is at most {REASON_MAX_LENGTH} characters")
+    return Dispute.objects.create(game_id=game_id, opened_by=user, reason=reason)
+
+
+def dispute_note_add(*, dispute: Dispute, author, text: str) -> DisputeNote:
+    """Append a staff note (notes are never edited or deleted). ValueError for an empty text."""
+    if not text.strip():
+        raise ValueError("a note needs some text")
+    return DisputeNote.objects.create(dispute=dispute, author=author, text=text.strip())
+
+
+def dispute_close(*, dispute_id: int, by, status: str, resolution: str) -> Dispute:
+    """Resolve or reject an open dispute, recording who decided and when.
+
+    Raises ValueError for a status other than resolved/rejected, an empty resolution, or a
+    dispute that is no longer open (another admin decided first: the first decision stands).
+    """
+    if status not in CLOSED:
+        raise ValueError("a dispute closes as resolved or rejected")
+    if not resolution.strip():
+        raise ValueError("closing a dispute needs a resolution")
+    with transaction.atomic():
+        changed = Dispute.objects.filter(pk=dispute_id, status=Dispute.Status.OPEN).update(
+            status=status, resolution=resolution.strip(), resolved_by=by,
+            resolved_at=timezone.now(),
+        )  # fmt: skip
+        if not changed:
+            raise ValueError(f"dispute {dispute_id} is not open")
+        return Dispute.objects.get(pk=dispute_id)
+
+
+# Reads
+
+
+def dispute_payload(d: Dispute) -> dict[str, Any]:
+    """The public shape of a dispute; `resolution` and `resolved_at` are null while open."""
+    return {
+        "id": d.pk, "game": d.game_id, "status": d.status, "reason": d.reason,
+        "opened_by": d.opened_by.username, "opened_at": event_store.iso(d.opened_at),
+        "resolution": d.resolution or None,
+        "resolved_at": event_store.iso(d.resolved_at) if d.resolved_at else None,
+    }  # fmt: skip
+
+
+def dispute_list(user, *, status: str | None = None) -> list[dict[str, Any]]:
+    """The caller's own disputes (staff: everyone's), oldest first, optionally by status.
+    ApiError("invalid") for an unknown status."""
+    if status is not None and status not in Dispute.Status.values:
+        raise ApiError("invalid", "status is open, resolved or rejected")
+    rows = Dispute.objects.select_related("opened_by")
+    if not user.is_staff:
+        rows = rows.filter(opened_by=user)
+    if status:
+        rows = rows.filter(status=status)
+    return [dispute_payload(d) for d in rows]
+
+
+def dispute_detail(user, dispute_id: int) -> dict[str, Any]:
+    """One dispute, if it is the caller's own or the caller is staff; else not_found."""
+    rows = Dispute.objects.select_related("opened_by")
+    if not user.is_staff:
+        rows = rows.filter(opened_by=user)
+    dispute = rows.filter(pk=dispute_id).first()
+    if dispute is None:
+        raise not_found("dispute")
+    return dispute_payload(dispute)
+
+
+# Evidence for staff (the admin's read-only sections)
+
+
+def game_event_rows(game_id: int) -> list[dict[str, Any]]:
+    """Every stored event of the game, unredacted, with its hash (staff only)."""
+    rows = GameEvent.objects.filter(game_id=game_id).order_by("seq")
+    return [
+        {"seq": r.seq, "type": r.type, "at": event_store.iso(r.at), "data": r.data,
+         "hash": r.hash}
+        for r in rows
+    ]  # fmt: skip
+
+
+def game_audit(game_id: int) -> dict[str, Any]:
+    return audit_report(game_id)
+
+
+def game_transcript(game_id: int, *, lang: str = "en") -> list[str]:
+    """The whole game told line by line for an omniscient reader (staff only)."""
+    events = [event_store.to_event(r) for r in event_store.load(game_id)]
+    return transcript(events, lang=lang)
