@@ -1,9 +1,10 @@
 """R21 in time: act when a pending decision's deadline passes, or when a bot is awaited.
 
 `advance(game, seq)` is idempotent: it acts only if the game still stands at `seq` and the
-deadline has passed, so a duplicate or late Celery delivery changes nothing. `sweep()` finds
-every overdue game; celery beat runs it (deadlines beyond the broker's visibility timeout
-rely on it), and `make run` runs it in a thread instead of Celery.
+deadline has passed, so a duplicate or late Celery delivery changes nothing, and an early one
+only asks to come back when due. `sweep()` finds every overdue game; celery beat runs it
+(deadlines beyond the broker's visibility timeout rely on it), and `make run` runs it in a
+thread instead of Celery.
 """
 
 from __future__ import annotations
@@ -15,21 +16,29 @@ import time
 from django.db import close_old_connections
 from django.utils import timezone
 
+from games import notify
 from games.errors import ApiError
 from games.models import GameProjection
 
 log = logging.getLogger(__name__)
 
+ACTED, MOVED_ON, NOT_DUE = "acted", "moved_on", "not_due"
+
 
 def advance(game_id: int, seq: int) -> str:
+    """Apply the pending decision's timeout (R21) or the awaited bots' moves, if game
+    `game_id` still stands at `seq` and its deadline has passed. Returns ACTED, MOVED_ON
+    (no such game, another seq, nothing pending, or someone acted first) or NOT_DUE (early:
+    the task is scheduled again for the deadline). Never raises for a stale or early call."""
     from games.services import game_bot_moves, game_timeout
 
     proj = GameProjection.objects.filter(game_id=game_id).only(
         "seq", "deadline_at", "deadline_kind").first()  # fmt: skip
     if proj is None or proj.seq != seq or proj.deadline_at is None:
-        return "moved_on"
+        return MOVED_ON
     if proj.deadline_at > timezone.now():
-        return "not_due"
+        notify.schedule(game_id, proj)  # a no-op without Celery or beyond its horizon
+        return NOT_DUE
     try:
         if proj.deadline_kind == "bot":
             game_bot_moves(game_id=game_id, expected_seq=seq)
@@ -37,9 +46,9 @@ def advance(game_id: int, seq: int) -> str:
             game_timeout(game_id=game_id, expected_seq=seq)
     except ApiError as err:  # someone acted first: nothing to do
         if err.code in ("stale_seq", "not_your_turn", "game_over", "illegal_move"):
-            return "moved_on"
+            return MOVED_ON
         raise
-    return "acted"
+    return ACTED
 
 
 def sweep(limit: int = 200) -> int:
@@ -49,7 +58,7 @@ def sweep(limit: int = 200) -> int:
         .order_by("deadline_at")
         .values_list("game_id", "seq")[:limit]
     )
-    return sum(advance(game_id, seq) == "acted" for game_id, seq in due)
+    return sum(advance(game_id, seq) == ACTED for game_id, seq in due)
 
 
 def start_runner(interval: float = 0.2) -> threading.Thread:

@@ -1,4 +1,9 @@
-"""Celery app; configured from Django settings prefixed with CELERY_."""
+"""Celery app for deadlines and bot moves (games.tasks), configured from the Django settings
+prefixed with CELERY_ (broker = REDIS_URL, the beat schedule of the deadline sweeper).
+
+    celery -A sejmi worker   # runs games.tasks.advance (at each deadline) and .sweep
+    celery -A sejmi beat     # sends games.tasks.sweep every 5 s; run exactly one
+"""
 
 import os
 
@@ -8,4 +13,4 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sejmi.settings")
 
 app = Celery("sejmi")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks()
+app.autodiscover_tasks()  # games.tasks

@@ -36,3 +36,60 @@ def player(db) -> APIClient:
 @pytest.fixture
 def make_player(db):
     return lambda name=None: register(name=name)
+
+
+class TaskProbe:
+    """What the embedded Celery worker finished: task id → return value, and any failures."""
+
+    def __init__(self) -> None:
+        self.done: dict[str, object] = {}
+        self.failures: list[str] = []
+
+    def finished(self, task_id=None, retval=None, **_) -> None:
+        from django.db import connections
+
+        connections.close_all()  # the worker thread's own connections: none outlives a task
+        self.done[task_id] = retval
+
+    def failed(self, task_id=None, exception=None, **_) -> None:
+        self.failures.append(f"{task_id}: {exception!r}")
+
+    def outcome(self, task_id: str, timeout: float = 15.0) -> object:
+        """The return value of task `task_id` once the worker has run it (bounded wait)."""
+        import time
+
+        give_up = time.monotonic() + timeout
+        while task_id not in self.done:
+            assert time.monotonic() < give_up, f"the worker did not run task {task_id}"
+            time.sleep(0.02)
+        return self.done[task_id]
+
+
+@pytest.fixture
+def celery_deadline_worker(transactional_db, settings):
+    """A real Celery worker consuming the Redis broker in a thread of this process (so it sees
+    committed data only: use it with django_db(transaction=True)). Yields a TaskProbe; fails
+    the test if any task raised."""
+    from celery.contrib.testing.worker import start_worker
+    from celery.signals import task_failure, task_postrun
+    from kombu.asynchronous import set_event_loop
+
+    from sejmi.celery import app
+
+    if not settings.CELERY_DEADLINES:
+        pytest.fail("deadline tests need REDIS_URL set and SEJMI_INPROCESS_RUNNER off (make test)")
+    app.control.purge()  # tasks left by earlier tests that ran without a worker
+    probe = TaskProbe()
+    task_postrun.connect(probe.finished, weak=False)
+    task_failure.connect(probe.failed, weak=False)
+    # kombu keeps one event loop per process; a stopped worker's loop still drives that
+    # worker's timer, so a new worker would never fire its ETA tasks: give it a fresh loop.
+    set_event_loop(None)
+    try:
+        with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=30):
+            yield probe
+    finally:
+        task_postrun.disconnect(probe.finished)
+        task_failure.disconnect(probe.failed)
+        set_event_loop(None)
+    assert not probe.failures, probe.failures

@@ -1,0 +1,454 @@
+"""Deadlines and bots with a real Celery worker on the Redis broker (issue 3, item 5; R19, R21).
+
+The worker (fixture `celery_deadline_worker`) runs in a thread of this process and consumes the
+broker like any worker, so every test commits its data (django_db(transaction=True)). Nothing
+here calls the sweeper in-process: the game moves on only when the worker acts.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from django.conf import settings as django_settings
+from django.db import connection
+from django.utils import timezone
+
+from games import deadlines, notify, tasks
+from games.engine import HeuristicBot, execute, fold, new_game, new_seed
+from games.models import GameProjection
+from games.selectors import state_at
+from sejmi.celery import app
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+NO_GREEN = ["C33", "C34", "C35", "C36", "C37", "C38", "C39", "C40"]  # these cannot block green
+WAIT_S = 15.0
+
+
+# --- helpers -------------------------------------------------------------------------------
+
+
+def wait_for(check: Callable[[], Any], what: str, timeout: float = WAIT_S) -> Any:
+    """Poll `check` until it returns something truthy; fail after `timeout` seconds."""
+    give_up = time.monotonic() + timeout
+    while True:
+        found = check()
+        if found:
+            return found
+        assert time.monotonic() < give_up, f"waited {timeout} s for {what}"
+        time.sleep(0.05)
+
+
+def start_game(creator, others=(), *, seats: int, options: dict, rig: dict | None = None) -> int:
+    """Create a game as `creator`, who takes seat 0; `others` take the next free seats."""
+    body = {"seats": seats, "options": options, **({"rig": rig} if rig else {})}
+    created = creator.post("/api/games/", body, format="json")
+    assert created.status_code == 201, created.content
+    gid = created.json()["id"]
+    for client in (creator, *others):
+        joined = client.post(f"/api/games/{gid}/join/", {}, format="json")
+        assert joined.status_code == 200, joined.content
+    return gid
+
+
+def view(client, gid: int) -> dict:
+    return client.get(f"/api/games/{gid}/").json()
+
+
+def send(client, gid: int, **command) -> dict:
+    """Send a command at the game's current seq; the answer's view."""
+    body = {"expected_seq": view(client, gid)["seq"], **command}
+    answer = client.post(f"/api/games/{gid}/commands/", body, format="json")
+    assert answer.status_code == 200, answer.content
+    return answer.json()["view"]
+
+
+def events(client, gid: int) -> list[dict]:
+    return client.get(f"/api/games/{gid}/events/").json()["events"]
+
+
+def after_first(client, gid: int, type_: str) -> list[dict] | None:
+    """The events from the first one of `type_` on, or None while there is none."""
+    log = events(client, gid)
+    starts = [i for i, e in enumerate(log) if e["type"] == type_]
+    return log[starts[0] :] if starts else None
+
+
+def wait_for_event(client, gid: int, type_: str) -> list[dict]:
+    return wait_for(lambda: after_first(client, gid, type_), f"a {type_} event")
+
+
+def at(iso: str) -> datetime:
+    return datetime.fromisoformat(iso)
+
+
+def wait_until_past(moment: str) -> None:
+    wait_for(lambda: timezone.now() > at(moment), f"the deadline {moment} to pass")
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings):
+    """Accounts are not under test here: a cheap hasher keeps registration out of the way."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def rigged(settings):
+    settings.SEJMI_ALLOW_RIGGED = True
+
+
+@pytest.fixture
+def trio(make_player):
+    return make_player("alice"), make_player("bob"), make_player("carol")
+
+
+# --- deadlines close decisions by themselves -----------------------------------------------
+
+
+def test_a_block_window_closes_itself_at_its_deadline(celery_deadline_worker, rigged, trio):
+    """R19: the window closes at its deadline; R21: nobody answered, so the service passes."""
+    alice, bob, _ = trio
+    hands = [["C25", "C29", "C30"], NO_GREEN[:3]]
+    gid = start_game(alice, [bob], seats=2, options={"block_window_s": 1},
+                     rig={"first": 0, "hands": hands})  # fmt: skip
+    played = send(alice, gid, type="play", card="C25", effect=0, scope="one", target=1)
+    assert played["phase"] == "block" and played["deadline"] is not None
+
+    tail = wait_for_event(alice, gid, "timed_out")
+
+    play = after_first(alice, gid, "card_played")[0]
+    assert at(played["deadline"]) - at(play["at"]) == timedelta(seconds=1)
+    assert at(tail[0]["at"]) >= at(played["deadline"])
+    assert tail[0]["data"] == {"phase": "block", "seats": [1]}
+    assert [e["type"] for e in tail[1:3]] == ["block_passed", "block_window_closed"]
+    assert "effect_resolved" in [e["type"] for e in tail]
+    assert view(bob, gid)["players"][1]["lives"] == 5  # LOSE_1 resolved: not blocked
+
+
+def test_r21_a_timed_out_kostic_is_played_for_by_the_built_in_bot(
+    celery_deadline_worker, rigged, trio
+):
+    alice, bob, _ = trio
+    gid = start_game(alice, [bob], seats=2, options={"turn_deadline_s": 1},
+                     rig={"first": 0, "hands": [["C25", "C29", "C33"], NO_GREEN[3:6]]})  # fmt: skip
+    before = view(alice, gid)
+    assert before["phase"] == "play" and before["awaiting"] == [0]
+
+    tail = wait_for_event(alice, gid, "timed_out")
+
+    assert tail[0]["data"] == {"phase": "play", "seats": [0]}
+    assert at(tail[0]["at"]) >= at(before["deadline"])
+    assert tail[1]["type"] == "card_played"
+    bots_choice = HeuristicBot().choose(state_at(gid, tail[0]["seq"] - 1), 0).body()
+    assert {"type": "play", **tail[1]["data"]} == {"seat": 0, **bots_choice}
+
+
+# --- tasks are idempotent by seq --------------------------------------------------------------
+
+
+def test_a_duplicate_or_stale_advance_changes_nothing(
+    celery_deadline_worker, rigged, trio, settings
+):
+    settings.CELERY_DEADLINES = False  # only the tasks sent by hand below reach the worker
+    alice, bob, _ = trio
+    gid = start_game(alice, [bob], seats=2, options={"turn_deadline_s": 1}, rig={"first": 0})
+    due = view(alice, gid)
+    wait_until_past(due["deadline"])
+    count = len(events(alice, gid))
+
+    sent = [
+        tasks.advance.delay(gid, due["seq"]),
+        tasks.advance.delay(gid, due["seq"]),  # the same task delivered twice
+        tasks.advance.delay(gid, due["seq"] - 1),  # scheduled for an older seq
+        tasks.advance.delay(gid + 1000, 1),  # no such game
+    ]
+    outcomes = [celery_deadline_worker.outcome(task.id) for task in sent]
+
+    assert outcomes == [deadlines.ACTED, deadlines.MOVED_ON, deadlines.MOVED_ON, deadlines.MOVED_ON]
+    log = events(alice, gid)
+    assert [e["type"] for e in log].count("timed_out") == 1
+    moved = len(log)
+    assert moved > count
+    again = tasks.advance.delay(gid, due["seq"])  # late, for a game that has moved on
+    assert celery_deadline_worker.outcome(again.id) == deadlines.MOVED_ON
+    assert len(events(alice, gid)) == moved
+
+
+def test_an_advance_that_arrives_early_changes_nothing_and_comes_back_when_due(
+    celery_deadline_worker, rigged, trio, settings
+):
+    settings.CELERY_DEADLINES = False  # the game's own task is not sent: only the early one
+    alice, bob, _ = trio
+    gid = start_game(alice, [bob], seats=2, options={"turn_deadline_s": 2}, rig={"first": 0})
+    settings.CELERY_DEADLINES = True
+    due = view(alice, gid)
+    count = len(events(alice, gid))
+
+    early = tasks.advance.delay(gid, due["seq"])
+
+    assert celery_deadline_worker.outcome(early.id) == deadlines.NOT_DUE
+    assert timezone.now() < at(due["deadline"]), "the test was too slow to send an early task"
+    assert len(events(alice, gid)) == count
+    tail = wait_for_event(alice, gid, "timed_out")  # the early task came back at the deadline
+    assert at(tail[0]["at"]) >= at(due["deadline"])
+    assert [e["type"] for e in events(alice, gid)].count("timed_out") == 1
+
+
+# --- the sweeper: the guarantee behind the scheduled tasks ----------------------------------
+
+
+def test_the_sweeper_applies_an_overdue_deadline_that_was_never_scheduled(
+    celery_deadline_worker, rigged, trio, settings
+):
+    settings.CELERY_DEADLINES = False  # as if scheduling had failed (the broker was away)
+    alice, bob, _ = trio
+    gid = start_game(alice, [bob], seats=2, options={"block_window_s": 1},
+                     rig={"first": 0, "hands": [["C25", "C29", "C30"], NO_GREEN[:3]]})  # fmt: skip
+    played = send(alice, gid, type="play", card="C25", effect=0, scope="one", target=1)
+    wait_until_past(played["deadline"])
+    assert after_first(alice, gid, "timed_out") is None  # nothing was scheduled
+    settings.CELERY_DEADLINES = True
+
+    swept = tasks.sweep.delay()
+
+    assert celery_deadline_worker.outcome(swept.id) >= 1
+    tail = after_first(alice, gid, "timed_out")
+    assert tail is not None and tail[0]["data"] == {"phase": "block", "seats": [1]}
+
+
+def test_a_deadline_beyond_the_visibility_timeout_is_left_to_the_sweeper(
+    celery_deadline_worker, rigged, trio
+):
+    """Celery on Redis re-delivers an ETA task older than the visibility timeout, so a long
+    deadline is not sent as a task at all: the sweeper (celery beat) applies it when due."""
+    alice, bob, _ = trio
+    two_days = 2 * 24 * 3600
+    gid = start_game(alice, [bob], seats=2, options={"turn_deadline_s": two_days},
+                     rig={"first": 0})  # fmt: skip
+    proj = GameProjection.objects.get(game_id=gid)
+    assert proj.deadline_at - proj.decision_since == timedelta(seconds=two_days)
+    assert notify.horizon(app) < timedelta(seconds=two_days)
+    assert notify.schedule(gid, proj) is False
+    # Two days pass (the deadline is part of the stored game; the clock is what we move).
+    GameProjection.objects.filter(game_id=gid).update(
+        decision_since=proj.decision_since - timedelta(days=2),
+        deadline_at=proj.deadline_at - timedelta(days=2),
+    )  # fmt: skip
+
+    swept = tasks.sweep.delay()
+
+    assert celery_deadline_worker.outcome(swept.id) >= 1
+    tail = after_first(alice, gid, "timed_out")
+    assert tail is not None and tail[0]["data"] == {"phase": "play", "seats": [0]}
+    assert tail[1]["type"] == "card_played" and tail[1]["data"]["seat"] == 0
+
+
+# --- R21: what the service does for the absent, as seen over HTTP -----------------------------
+
+
+def test_r21_block_window_timeout_passes_for_the_silent_only(celery_deadline_worker, rigged, trio):
+    """R26: bob's own pass is final and does not restart the window's clock."""
+    alice, bob, carol = trio
+    hands = [["C25", "C29", "C30"], NO_GREEN[:3], NO_GREEN[3:6]]
+    gid = start_game(alice, [bob, carol], seats=3, options={"block_window_s": 2},
+                     rig={"first": 0, "hands": hands})  # fmt: skip
+    played = send(alice, gid, type="play", card="C25", effect=0, scope="one", target=1)
+    passed = send(bob, gid, type="pass")
+    assert passed["deadline"] == played["deadline"]
+
+    tail = wait_for_event(alice, gid, "timed_out")
+
+    assert tail[0]["data"] == {"phase": "block", "seats": [2]}
+    assert tail[1]["type"] == "block_passed" and tail[1]["data"]["seat"] == 2
+    assert tail[2]["type"] == "block_window_closed"
+
+
+def test_r21_neighbour_choice_timeout_picks_the_left_neighbour(
+    celery_deadline_worker, rigged, trio, settings
+):
+    settings.CELERY_DEADLINES = False  # the players act at once; only the choice is timed
+    alice, bob, carol = trio
+    hands = [["C10", "C29", "C30"], NO_GREEN[:3], NO_GREEN[3:6]]
+    gid = start_game(alice, [bob, carol], seats=3, options={"turn_deadline_s": 1},
+                     rig={"first": 0, "hands": hands, "lives": [6, 4, 4]})  # fmt: skip
+    send(alice, gid, type="play", card="C10", effect=0, scope="one", target=1)  # GIVE_NEIGHBOR
+    send(bob, gid, type="pass")
+    settings.CELERY_DEADLINES = True
+    asked = send(carol, gid, type="pass")
+    assert asked["phase"] == "choose_neighbor" and asked["pending"]["neighbor_options"] == [2, 0]
+
+    tail = wait_for_event(alice, gid, "timed_out")
+
+    assert tail[0]["data"] == {"phase": "choose_neighbor", "seats": [1]}
+    assert tail[1]["type"] == "neighbor_chosen"
+    assert tail[1]["data"] == {"seat": 1, "neighbor": 2}  # seat 1's left is seat 2
+    assert [p["lives"] for p in view(alice, gid)["players"]] == [6, 3, 5]
+
+
+def test_r21_duel_bet_timeout_bets_parity_even(celery_deadline_worker, rigged, trio, settings):
+    settings.CELERY_DEADLINES = False
+    alice, bob, _ = trio
+    gid = start_game(alice, [bob], seats=2, options={"turn_deadline_s": 1},
+                     rig={"first": 0, "hands": [["C01", "C29", "C30"], NO_GREEN[:3]],
+                          "dice": [3]})  # fmt: skip
+    send(alice, gid, type="play", card="C01", effect=0, scope="one", target=1)  # DUEL
+    settings.CELERY_DEADLINES = True
+    asked = send(bob, gid, type="pass")
+    assert asked["phase"] == "bet" and asked["awaiting"] == [1]  # the challenged bets first
+
+    tail = wait_for_event(alice, gid, "timed_out")
+
+    assert tail[0]["data"] == {"phase": "bet", "seats": [1]}
+    assert tail[1]["type"] == "bet_placed"
+    assert tail[1]["data"] == {"seat": 1, "kind": "parity", "value": "even"}
+    assert tail[2]["type"] == "die_rolled" and tail[2]["data"]["value"] == 3
+    assert view(alice, gid)["players"][1]["lives"] == 4  # an odd roll: bob missed, -2
+
+
+def test_r21_handoff_timeout_declines(celery_deadline_worker, rigged, trio, settings):
+    settings.CELERY_DEADLINES = False
+    alice, bob, carol = trio
+    hands = [["C25", "C29", "C30"], NO_GREEN[:3], NO_GREEN[3:6]]
+    gid = start_game(alice, [bob, carol], seats=3, options={"turn_deadline_s": 1},
+                     rig={"first": 0, "hands": hands, "lives": [5, 1, 6]})  # fmt: skip
+    send(alice, gid, type="play", card="C25", effect=0, scope="one", target=1)  # LOSE_1
+    send(bob, gid, type="pass")
+    settings.CELERY_DEADLINES = True
+    asked = send(carol, gid, type="pass")
+    assert asked["phase"] == "handoff" and asked["awaiting"] == [1]  # R15: bob was eliminated
+
+    tail = wait_for_event(bob, gid, "timed_out")
+
+    assert tail[0]["data"] == {"phase": "handoff", "seats": [1]}
+    assert tail[1]["type"] == "card_handed_off"
+    assert tail[1]["data"] == {"seat": 1, "card": None, "to": None, "discarded": NO_GREEN[:3]}
+    assert view(carol, gid)["players"][2]["hand_count"] == 3  # nothing was handed to carol
+
+
+# --- bot seats move through the same path ---------------------------------------------------
+
+
+# A rigged deck (catalog order, no dice) makes these games short and the same on every run:
+# heuristic bots with a random deal can heal each other for thousands of turns.
+SHORT_GAME = {"deck": [], "first": 0}
+
+
+def test_a_human_plays_against_bots_moved_by_the_worker_alone(
+    celery_deadline_worker, rigged, player
+):
+    gid = start_game(player, seats=3, options={"bots": [1, 2]}, rig=SHORT_GAME)
+    moves = 0
+    while True:
+        now = wait_for(
+            lambda: (v := view(player, gid))["status"] == "ended" or v["legal"] and v,
+            "the bots to hand the game back to the human",
+        )
+        if now is True:
+            break
+        body = {"expected_seq": now["seq"], **now["legal"][0]}
+        answer = player.post(f"/api/games/{gid}/commands/", body, format="json")
+        if answer.status_code == 409:  # a bot answered the same block window first: refetch
+            assert answer.json()["error"]["code"] == "stale_seq"
+            continue
+        assert answer.status_code == 200, answer.content
+        moves += 1
+    final = view(player, gid)
+    assert final["status"] == "ended" and final["winners"] and moves > 0
+    log = events(player, gid)
+    assert [e["seq"] for e in log] == list(range(1, final["seq"] + 1))
+    assert "timed_out" not in {e["type"] for e in log}  # the bots moved, nobody timed out
+    assert {e["data"]["seat"] for e in log if e["type"] == "card_played"} == {0, 1, 2}
+
+
+def engine_bots_game(seats: int, rig: dict) -> tuple[list[str], list[int]]:
+    """The same rigged game played by the engine's own bots: event types and winners."""
+    seed = new_seed()
+    log = new_game(seats=seats, seed=seed, options={"bots": list(range(seats))}, rig=rig)
+    state = fold(log)
+    while state.status == "active":
+        seat = state.awaiting[0]
+        new, state = execute(state, HeuristicBot().choose(state, seat), actor=seat, seed=seed)
+        log += new
+    return [e.type for e in log], list(state.winners or [])
+
+
+def test_a_game_of_bots_only_plays_to_the_end_by_the_worker_alone(
+    celery_deadline_worker, rigged, player
+):
+    rig = {**SHORT_GAME, "lives": [1, 6, 6]}
+    body = {"seats": 3, "options": {"bots": [0, 1, 2]}, "rig": rig}
+    created = player.post("/api/games/", body, format="json")
+    assert created.status_code == 201 and created.json()["status"] == "active"  # at once
+    gid = created.json()["id"]
+
+    final = wait_for(lambda: (v := view(player, gid))["status"] == "ended" and v,
+                     "the bots to finish their game", timeout=30)  # fmt: skip
+
+    log = events(player, gid)
+    assert [e["seq"] for e in log] == list(range(1, final["seq"] + 1))
+    types, winners = engine_bots_game(3, rig)
+    assert [e["type"] for e in log] == types and "timed_out" not in types
+    assert final["winners"] == winners
+    audit = player.get(f"/api/games/{gid}/audit/").json()
+    assert audit["chain_ok"] and audit["replay_ok"]
+
+
+# --- the production shape: `celery -A sejmi worker` and `celery -A sejmi beat` ---------------
+
+
+def _test_database_url() -> str:
+    db = connection.settings_dict
+    auth = quote(db["USER"] or "") + (f":{quote(db['PASSWORD'])}" if db["PASSWORD"] else "")
+    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+def _celery(args: list[str], log) -> subprocess.Popen:
+    env = {**os.environ, "DATABASE_URL": _test_database_url(), "PYTHONUNBUFFERED": "1",
+           "REDIS_URL": django_settings.REDIS_URL, "SEJMI_INPROCESS_RUNNER": "0"}  # fmt: skip
+    return subprocess.Popen([sys.executable, "-m", "celery", "-A", "sejmi", *args, "-l", "info"],
+                            cwd=django_settings.BASE_DIR, env=env, stdout=log,
+                            stderr=subprocess.STDOUT)  # fmt: skip
+
+
+def test_celery_worker_and_beat_processes_start_with_the_project_settings(
+    rigged, trio, settings, tmp_path
+):
+    """`celery -A sejmi worker` and `celery -A sejmi beat` (docker-compose's commands) start
+    with the project's settings, and the worker process applies an overdue deadline."""
+    settings.CELERY_DEADLINES = False  # only the sweep sent below can close this window
+    alice, bob, _ = trio
+    gid = start_game(alice, [bob], seats=2, options={"block_window_s": 1},
+                     rig={"first": 0, "hands": [["C25", "C29", "C30"], NO_GREEN[:3]]})  # fmt: skip
+    played = send(alice, gid, type="play", card="C25", effect=0, scope="one", target=1)
+    app.control.purge()
+    worker_log, beat_log = tmp_path / "worker.log", tmp_path / "beat.log"
+    with worker_log.open("w") as worker_out, beat_log.open("w") as beat_out:
+        worker = _celery(["worker", "-P", "solo", "--without-mingle", "--without-gossip",
+                          "--without-heartbeat", "-n", f"deadlines-{gid}@%h"],
+                         worker_out)  # fmt: skip
+        beat = _celery(["beat", "-s", str(tmp_path / "beat-schedule")], beat_out)
+        try:
+            wait_for(lambda: "ready." in worker_log.read_text(), "the worker to start", 30)
+            wait_for(lambda: "beat: Starting" in beat_log.read_text(), "beat to start", 30)
+            wait_until_past(played["deadline"])
+            tasks.sweep.delay()  # what beat sends every 5 s (CELERY_BEAT_SCHEDULE)
+            tail = wait_for(lambda: after_first(alice, gid, "timed_out"), "the worker's sweep")
+        finally:
+            for process in (beat, worker):
+                process.terminate()
+            for process in (beat, worker):
+                process.wait(timeout=30)
+    assert tail[0]["data"] == {"phase": "block", "seats": [1]}
+    started = worker_log.read_text()
+    assert "games.tasks.advance" in started and "games.tasks.sweep" in started
+    assert django_settings.REDIS_URL in started  # the broker named by the settings
+    beat_started = beat_log.read_text()
+    assert django_settings.REDIS_URL in beat_started and "Traceback" not in beat_started
