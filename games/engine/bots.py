@@ -53,7 +53,9 @@ class HeuristicBot:
         )
         rivals = [lives[p] for p in range(s.n) if p != seat and (team is None or s.team(p) != team)]
         knocked_out = sum(1 for x in rivals if x <= 0)
-        return 10 * mine - 3 * max(rivals, default=0) - sum(rivals) + 4 * knocked_out
+        # The lead over the best rival first; then progress (rivals' lives down), so that two
+        # bots do not heal forever what the other takes (games must end).
+        return 10 * (mine - max(rivals, default=0)) - 2 * sum(rivals) + 6 * knocked_out
 
     def _block_or_pass(self, s: GameState, seat: int, options: list[Command]) -> Command:
         blocks = [c for c in options if isinstance(c, Block)]
