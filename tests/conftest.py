@@ -16,3 +16,9 @@ def django_db_setup(django_db_setup):
             "database tests need PostgreSQL: run `make test` or set "
             "DATABASE_URL=postgres://postgres@127.0.0.1:5432/sejmi"
         )
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    """Registration hashes a password; the default hasher costs ~0.5 s a user on purpose."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
