@@ -30,6 +30,9 @@ test: $(STAMP)
 bench-engine: $(STAMP)
 	$(PY) -m games.engine.bench
 
+bench-service: $(STAMP)
+	$(PY) -m bench.run --write-doc
+
 simulate: $(STAMP)
 	$(PY) manage.py simulate --games 2000 --players 4 --json
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import unquote
+
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404, JsonResponse
 from rest_framework import exceptions as drf
@@ -52,7 +54,9 @@ def error_response(code: str, message: str, status: int) -> JsonResponse:
 
 
 class BodyLimitMiddleware:
-    """Refuse a huge body before anything reads it: 413 too_large."""
+    """Refuse what no view should read: a huge body (413 too_large) before anything reads it,
+    and NUL bytes in the query string or a header (400 invalid), which PostgreSQL cannot
+    even compare with a stored text."""
 
     def __init__(self, get_response) -> None:
         self.get_response = get_response
@@ -64,7 +68,16 @@ class BodyLimitMiddleware:
             return error_response("invalid", "bad Content-Length", 400)
         if length > MAX_BODY_BYTES:
             return error_response("too_large", f"bodies are limited to {MAX_BODY_BYTES} bytes", 413)
+        if _has_nul(request):
+            return error_response("invalid", "NUL bytes in the query string or a header", 400)
         return self.get_response(request)
+
+
+def _has_nul(request) -> bool:
+    if "\x00" in unquote(request.META.get("QUERY_STRING", "")):
+        return True
+    return any("\x00" in value for name, value in request.META.items()
+               if name.startswith("HTTP_") and isinstance(value, str))  # fmt: skip
 
 
 def not_found_view(request, exception=None):

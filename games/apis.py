@@ -2,31 +2,66 @@
 
 from __future__ import annotations
 
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
+from rest_framework.exceptions import ParseError
+from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import accounts, selectors, services
+from games.engine.state import VARIANTS
 from games.errors import ApiError
 from games.serializers import (
+    AuditSerializer,
+    CommandAnswerSerializer,
     CommandSerializer,
     CreateGameSerializer,
     CredentialsSerializer,
+    ErrorSerializer,
+    EventsSerializer,
+    GameSummarySerializer,
     JoinSerializer,
+    RegisteredSerializer,
+    TokenSerializer,
+    ViewSerializer,
 )  # fmt: skip
-from replays.verification import audit_report
+from replays.verification import game_audit
 
 MAX_KEY_LENGTH = 200
+STATUSES = ("lobby", "active", "ended")
 
 
-def _object(request: Request) -> dict:
-    if not isinstance(request.data, dict):
+class JsonParser(JSONParser):
+    """DRF's JSON parser, except that absurd nesting is bad input (400), not a crash (500)."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        try:
+            return super().parse(stream, media_type, parser_context)
+        except RecursionError:
+            raise ParseError("JSON parse error - nested too deeply") from None
+
+
+class Api(APIView):
+    parser_classes = [JsonParser]
+
+
+def answers(ok: int, shape, *errors: int) -> dict:
+    """The schema's responses: the answer, and the error shape for each 4xx status."""
+    return {ok: shape, **{status_: ErrorSerializer for status_ in errors}}
+
+
+def _object(request: Request, allowed: set[str]) -> dict:
+    """The body as a JSON object with only `allowed` fields (an empty body is `{}`)."""
+    body = request.data
+    if not isinstance(body, dict):
         raise ApiError("invalid", "the body is a JSON object")
-    return request.data
+    unknown = set(body) - allowed
+    if unknown:
+        raise ApiError("invalid", f"unknown fields: {', '.join(sorted(unknown))}")
+    return body
 
 
 def _int_param(request: Request, name: str, default: int | None = None) -> int:
@@ -42,54 +77,61 @@ def _int_param(request: Request, name: str, default: int | None = None) -> int:
     return value
 
 
-class RegisterApi(APIView):
+def _choice_param(request: Request, name: str, choices: tuple[str, ...]) -> str | None:
+    value = request.query_params.get(name)
+    if value is not None and value not in choices:
+        raise ApiError("invalid", f"query parameter {name} is one of {', '.join(choices)}")
+    return value
+
+
+class RegisterApi(Api):
     permission_classes = [AllowAny]
     throttle_scope = "register"
 
-    @extend_schema(request=CredentialsSerializer, responses={201: OpenApiTypes.OBJECT})
+    @extend_schema(
+        request=CredentialsSerializer, responses=answers(201, RegisteredSerializer, 400, 409, 429)
+    )
     def post(self, request: Request) -> Response:
-        data = CredentialsSerializer(data=_object(request))
+        data = CredentialsSerializer(data=_object(request, {"username", "password"}))
         data.is_valid(raise_exception=True)
         token, username = accounts.user_register(**data.validated_data)
         return Response({"token": token, "username": username}, status=status.HTTP_201_CREATED)
 
 
-class TokenApi(APIView):
+class TokenApi(Api):
     permission_classes = [AllowAny]
     throttle_scope = "register"
 
-    @extend_schema(request=CredentialsSerializer, responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(
+        request=CredentialsSerializer, responses=answers(200, TokenSerializer, 400, 401, 429)
+    )
     def post(self, request: Request) -> Response:
-        data = CredentialsSerializer(data=_object(request))
+        data = CredentialsSerializer(data=_object(request, {"username", "password"}))
         data.is_valid(raise_exception=True)
         return Response({"token": accounts.token_for(**data.validated_data)})
 
 
-class GamesApi(APIView):
+class GamesApi(Api):
     def get_permissions(self):
         return [AllowAny()] if self.request.method == "GET" else [IsAuthenticated()]
 
     @extend_schema(
+        operation_id="games_list",
         parameters=[
-            OpenApiParameter("status", str, enum=["lobby", "active", "ended"]),
-            OpenApiParameter("variant", str, enum=["standard", "pairs", "pairs_extreme"]),
+            OpenApiParameter("status", str, enum=list(STATUSES)),
+            OpenApiParameter("variant", str, enum=list(VARIANTS)),
             OpenApiParameter("player", str, description="games with this username seated"),
         ],
-        responses={200: OpenApiTypes.OBJECT},
+        responses=answers(200, GameSummarySerializer(many=True), 400),
     )
     def get(self, request: Request) -> Response:
-        status_ = request.query_params.get("status")
-        if status_ not in (None, "lobby", "active", "ended"):
-            raise ApiError("invalid", "status is lobby, active or ended")
-        return Response(selectors.lobby(status_, variant=request.query_params.get("variant"),
+        return Response(selectors.lobby(_choice_param(request, "status", STATUSES),
+                                        variant=_choice_param(request, "variant", VARIANTS),
                                         player=request.query_params.get("player")))  # fmt: skip
 
-    @extend_schema(request=CreateGameSerializer, responses={201: OpenApiTypes.OBJECT})
+    @extend_schema(request=CreateGameSerializer, responses=answers(201, ViewSerializer, 400, 401))
     def post(self, request: Request) -> Response:
-        body = _object(request)
-        unknown = set(body) - {"seats", "variant", "options", "rig"}
-        if unknown:
-            raise ApiError("invalid", f"unknown fields: {', '.join(sorted(unknown))}")
+        body = _object(request, {"seats", "variant", "options", "rig"})
         done = services.game_create(user=request.user, seats=body.get("seats"),
                                     variant=body.get("variant", "standard"),
                                     options=body.get("options"), rig=body.get("rig"))  # fmt: skip
@@ -98,71 +140,69 @@ class GamesApi(APIView):
         return Response(view, status=status.HTTP_201_CREATED)
 
 
-class GameApi(APIView):
+class GameApi(Api):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(responses=answers(200, ViewSerializer, 404))
     def get(self, request: Request, game_id: int) -> Response:
         return Response(selectors.game_detail(game_id, request.user))
 
 
-class JoinApi(APIView):
+class JoinApi(Api):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=JoinSerializer, responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(
+        request=JoinSerializer, responses=answers(200, ViewSerializer, 400, 401, 404, 409)
+    )
     def post(self, request: Request, game_id: int) -> Response:
-        body = request.data if request.data else {}
-        if not isinstance(body, dict):
-            raise ApiError("invalid", "the body is a JSON object")
-        done = services.game_join(user=request.user, game_id=game_id, seat=body.get("seat"))
+        seat = _object(request, {"seat"}).get("seat")
+        done = services.game_join(user=request.user, game_id=game_id, seat=seat)
         return Response(selectors.game_view(game_id, done.state, request.user, seq=done.seq,
                                             deadline=done.deadline_at))  # fmt: skip
 
 
-class CommandsApi(APIView):
+class CommandsApi(Api):
     permission_classes = [IsAuthenticated]
     throttle_scope = "commands"
 
     @extend_schema(
         request=CommandSerializer,
         parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER)],
-        responses={200: OpenApiTypes.OBJECT},
+        responses=answers(200, CommandAnswerSerializer, 400, 401, 404, 409, 413, 415, 422),
     )
     def post(self, request: Request, game_id: int) -> Response:
         key = request.headers.get("Idempotency-Key")
-        if key is not None and not 1 <= len(key) <= MAX_KEY_LENGTH:
-            raise ApiError("invalid", f"Idempotency-Key is 1..{MAX_KEY_LENGTH} characters")
+        if key is not None and not (1 <= len(key) <= MAX_KEY_LENGTH and key.isprintable()):
+            raise ApiError("invalid", f"Idempotency-Key: 1..{MAX_KEY_LENGTH} printable characters")
         answer = services.game_command(user=request.user, game_id=game_id, body=request.data,
                                        key=key)  # fmt: skip
         return Response(answer)
 
 
-class EventsApi(APIView):
+class EventsApi(Api):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        parameters=[OpenApiParameter("after", int)], responses={200: OpenApiTypes.OBJECT}
+        parameters=[OpenApiParameter("after", int)],
+        responses=answers(200, EventsSerializer, 400, 404),
     )
     def get(self, request: Request, game_id: int) -> Response:
         after = _int_param(request, "after", 0)
         return Response({"events": selectors.game_events(game_id, request.user, after=after)})
 
 
-class ReplayApi(APIView):
+class ReplayApi(Api):
     permission_classes = [AllowAny]
 
     @extend_schema(parameters=[OpenApiParameter("at", int, required=True)],
-                   responses={200: OpenApiTypes.OBJECT})  # fmt: skip
+                   responses=answers(200, ViewSerializer, 400, 404))  # fmt: skip
     def get(self, request: Request, game_id: int) -> Response:
         return Response(selectors.replay(game_id, request.user, at=_int_param(request, "at")))
 
 
-class AuditApi(APIView):
+class AuditApi(Api):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(responses=answers(200, AuditSerializer, 403, 404))
     def get(self, request: Request, game_id: int) -> Response:
-        proj, _ = selectors.current(game_id)
-        if proj.status != "ended" and not request.user.is_staff:
-            raise ApiError("forbidden", "the audit opens when the game ends (or for staff)")
-        return Response(audit_report(game_id))
+        return Response(game_audit(game_id=game_id, user=request.user))

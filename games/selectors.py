@@ -49,11 +49,13 @@ def event_payload(row: GameEvent, state_now: GameState, viewer: Any) -> dict[str
     return {"seq": row.seq, "type": row.type, "at": event_store.iso(row.at), "data": data}
 
 
-def game_events(game_id: int, user, *, after: int = 0, limit: int = 1000) -> list[dict[str, Any]]:
-    """Events after `after` (at most `limit`), redacted for the caller as the game is now."""
+def game_events(game_id: int, user, *, after: int = 0) -> list[dict[str, Any]]:
+    """Every event after `after`, redacted for the caller as the game is now. All of them: a
+    client folds the list, so a silently cut one would be a wrong game (long games run to
+    thousands of events)."""
     _, state = current(game_id)
     viewer = seat_of(state, user)
-    rows = GameEvent.objects.filter(game_id=game_id, seq__gt=after).order_by("seq")[:limit]
+    rows = GameEvent.objects.filter(game_id=game_id, seq__gt=after).order_by("seq")
     return [event_payload(row, state, viewer) for row in rows]
 
 

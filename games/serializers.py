@@ -1,20 +1,41 @@
-"""Request shapes for validation and the OpenAPI schema. The rules themselves are checked by
-the engine (one place); these only check JSON types."""
+"""Request and answer shapes for the OpenAPI schema (API.md). Only the credentials are
+validated here; commands, games and joins are checked by the services and the engine (one
+place), so these shapes document them without a second, drifting copy of the rules."""
 
 from rest_framework import serializers
 
+from games.engine.setup import MAX_DEADLINE_S
 from games.engine.state import VARIANTS
 
 
+class TextOnly:
+    """A text field that refuses numbers and booleans instead of turning them into text."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class TextField(TextOnly, serializers.CharField):
+    pass
+
+
+class TextRegexField(TextOnly, serializers.RegexField):
+    pass
+
+
 class CredentialsSerializer(serializers.Serializer):
-    username = serializers.RegexField(r"^[\w.@+-]{1,40}$", max_length=40)
-    password = serializers.CharField(max_length=128, trim_whitespace=False)
+    username = TextRegexField(r"^[\w.@+-]{1,40}$", max_length=40)
+    password = TextField(max_length=128, trim_whitespace=False)
 
 
 class OptionsSerializer(serializers.Serializer):
     duel_coin = serializers.BooleanField(required=False)
-    block_window_s = serializers.IntegerField(required=False, min_value=1)
-    turn_deadline_s = serializers.IntegerField(required=False, min_value=1)
+    block_window_s = serializers.IntegerField(required=False, min_value=1, max_value=MAX_DEADLINE_S)
+    turn_deadline_s = serializers.IntegerField(
+        required=False, min_value=1, max_value=MAX_DEADLINE_S
+    )
     bots = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=5),
                                  required=False, max_length=6)  # fmt: skip
 
@@ -22,7 +43,7 @@ class OptionsSerializer(serializers.Serializer):
 class CreateGameSerializer(serializers.Serializer):
     seats = serializers.IntegerField(min_value=2, max_value=6)
     variant = serializers.ChoiceField(choices=VARIANTS, default="standard")
-    options = serializers.JSONField(required=False, help_text="see OptionsSerializer")
+    options = OptionsSerializer(required=False)
     rig = serializers.JSONField(required=False, help_text="only with SEJMI_ALLOW_RIGGED=1")
 
 
@@ -47,3 +68,93 @@ class CommandSerializer(serializers.Serializer):
         choices=["even", "odd", "small", "big", "heads", "tails"], required=False
     )
     to = serializers.IntegerField(required=False, allow_null=True)
+
+
+# Answers (API.md). `pending` and `legal` items are free-form objects, as documented there.
+
+
+class ErrorDetailSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="not_your_turn, illegal_move, stale_seq, ...")
+    message = serializers.CharField()
+
+
+class ErrorSerializer(serializers.Serializer):
+    error = ErrorDetailSerializer()
+
+
+class RegisteredSerializer(serializers.Serializer):
+    token = serializers.CharField()
+    username = serializers.CharField()
+
+
+class TokenSerializer(serializers.Serializer):
+    token = serializers.CharField()
+
+
+class PlayerSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    username = serializers.CharField(allow_null=True)
+    bot = serializers.BooleanField()
+    lives = serializers.IntegerField()
+    hand_count = serializers.IntegerField()
+    eliminated = serializers.BooleanField()
+    team = serializers.IntegerField(allow_null=True)
+
+
+class ViewSerializer(serializers.Serializer):
+    """The game as the caller may see it (R23)."""
+
+    id = serializers.IntegerField()
+    seq = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=["lobby", "active", "ended"])
+    variant = serializers.ChoiceField(choices=VARIANTS)
+    phase = serializers.CharField(allow_null=True)
+    kostic = serializers.IntegerField(allow_null=True)
+    awaiting = serializers.ListField(child=serializers.IntegerField())
+    deadline = serializers.DateTimeField(allow_null=True)
+    you = serializers.IntegerField(allow_null=True)
+    hand = serializers.ListField(child=serializers.CharField())
+    partner_hand = serializers.ListField(child=serializers.CharField(), allow_null=True)
+    players = PlayerSerializer(many=True)
+    draw_count = serializers.IntegerField()
+    discard = serializers.ListField(child=serializers.CharField())
+    countdown = serializers.IntegerField(allow_null=True)
+    pending = serializers.JSONField(allow_null=True)
+    legal = serializers.ListField(child=serializers.JSONField())
+    winners = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    seed_commitment = serializers.CharField()
+
+
+class GameSummarySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    variant = serializers.ChoiceField(choices=VARIANTS)
+    seats = serializers.IntegerField()
+    players = serializers.ListField(child=serializers.CharField(allow_null=True))
+    status = serializers.ChoiceField(choices=["lobby", "active", "ended"])
+
+
+class CommandAnswerSerializer(serializers.Serializer):
+    seq = serializers.IntegerField(help_text="the new last seq")
+    view = ViewSerializer()
+
+
+class EventSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    type = serializers.CharField()
+    at = serializers.DateTimeField()
+    data = serializers.JSONField(help_text="redacted for the caller (R23)")
+
+
+class EventsSerializer(serializers.Serializer):
+    events = EventSerializer(many=True)
+
+
+class AuditSerializer(serializers.Serializer):
+    seed = serializers.CharField(help_text="32 bytes as 64 hex digits")
+    seed_commitment = serializers.CharField(allow_null=True, help_text="SHA-256 of the seed")
+    seed_ok = serializers.BooleanField()
+    chain_ok = serializers.BooleanField()
+    head_hash = serializers.CharField()
+    first_bad_seq = serializers.IntegerField(allow_null=True)
+    reason = serializers.CharField(allow_null=True)
+    replay_ok = serializers.BooleanField()

@@ -20,6 +20,7 @@ from django.utils import timezone
 from games import event_store, notify
 from games.codec import canonical_json, state_from_json
 from games.engine import (
+    Command,
     Event,
     GameState,
     HeuristicBot,
@@ -73,33 +74,24 @@ def game_join(*, user, game_id: int, seat: Any = None) -> Committed:
             raise ApiError("already_seated", "you already have a seat in this game")
         return execute(state, Join(user.username, seat), seed=seed)
 
-    for _ in range(3):  # another join may take the seq first: try again on the new head
-        try:
-            return _commit(game_id, decide, expected_seq=None)
-        except ApiError as err:
-            if err.code != "stale_seq":
-                raise
-    raise stale_seq(None, -1)
+    return _commit(game_id, decide, expected_seq=None)  # joins queue on the game's row lock
 
 
 def game_command(*, user, game_id: int, body: Any, key: str | None) -> dict[str, Any]:
-    """A seat's command (API.md). Returns {"seq", "view"}; a retried key returns its first
-    answer; the same key with another body → idempotency_mismatch."""
+    """A seat's command (API.md). Returns {"seq", "view"}. With a key, the first answer that
+    landed is stored (per user and game) and returned to every retry, which appends nothing;
+    the same key with another body → idempotency_mismatch. A refused command stores nothing."""
     if not isinstance(body, dict):
         raise ApiError("invalid", "the body is a JSON object")
     expected = body.get("expected_seq")
     if isinstance(expected, bool) or not isinstance(expected, int):
-        raise ApiError("invalid", "expected_seq (the last seq you saw) is required")
-    command_body = {k: v for k, v in body.items() if k != "expected_seq"}
+        raise ApiError("invalid", "expected_seq (the last seq you saw) is a required whole number")
     request_hash = hashlib.sha256(canonical_json(body).encode()).hexdigest()
     if key is not None:
         stored = _stored_answer(user, game_id, key, request_hash)
         if stored is not None:
             return stored
-    try:
-        command = parse_command(command_body)
-    except IllegalCommand as err:
-        raise ApiError.from_engine(err) from None
+    command = _parse(body)
 
     def decide(state: GameState, seed: bytes) -> tuple[list[Event], GameState]:
         return execute(state, command, actor=seat_of(state, user), seed=seed)
@@ -116,11 +108,27 @@ def game_command(*, user, game_id: int, body: Any, key: str | None) -> dict[str,
     try:
         _commit(game_id, decide, expected_seq=expected, then=remember)
     except ApiError as err:
-        stored = _stored_answer(user, game_id, key, request_hash) if key else None
-        if err.code == "stale_seq" and stored is not None:  # lost a race with our own retry
-            return stored
-        raise
+        if err.code != "stale_seq" or key is None:
+            raise
+        stored = _stored_answer(user, game_id, key, request_hash)
+        if stored is None:
+            raise
+        return stored  # our own retry landed first: this request is that one
     return answer
+
+
+def _parse(body: dict[str, Any]) -> Command:
+    """The command in a request body; ApiError("invalid") for a bad shape or unknown fields."""
+    command_body = {k: v for k, v in body.items() if k != "expected_seq"}
+    try:
+        command = parse_command(command_body)
+    except IllegalCommand as err:
+        raise ApiError.from_engine(err) from None
+    unknown = set(command_body) - set(command.body())
+    if unknown:
+        raise ApiError("invalid", f"unknown fields for {command_body['type']}: "
+                                  f"{', '.join(sorted(map(str, unknown)))}")  # fmt: skip
+    return command
 
 
 def _stored_answer(user, game_id: int, key: str, request_hash: str) -> dict | None:
@@ -156,9 +164,13 @@ def game_bot_moves(*, game_id: int, expected_seq: int) -> Committed:
 
 def _commit(game_id: int, decide: Decision, expected_seq: int | None,
             then: Callable[[Committed], None] | None = None) -> Committed:  # fmt: skip
+    """Load → decide → append → project, in one transaction. The projection's row lock makes
+    commands on one game queue (a loser then sees the new seq: stale_seq); the unique
+    (game, seq) constraint stays the final guard."""
     try:
         with transaction.atomic():
-            proj = GameProjection.objects.select_related("game").filter(game_id=game_id).first()
+            proj = (GameProjection.objects.select_related("game").select_for_update(of=("self",))
+                    .filter(game_id=game_id).first())  # fmt: skip
             if proj is None:
                 raise not_found()
             if expected_seq is not None and expected_seq != proj.seq:
@@ -173,7 +185,7 @@ def _commit(game_id: int, decide: Decision, expected_seq: int | None,
                 then(done)
             return done
     except IntegrityError:
-        raise stale_seq(expected_seq, -1) from None
+        raise ApiError("stale_seq", "another command landed first; refetch") from None
 
 
 def _append(game_id: int, proj: GameProjection | None, before: GameState | None,

@@ -105,3 +105,29 @@ def verify_events(events: list[Event], seed: bytes) -> Verdict:
             return difference
         state, i = after, i + len(expected)
     return Verdict(True, len(events))
+
+
+def rederive(events: list[Event], seed: bytes) -> Verdict:
+    """R22: every unrigged roll, toss and shuffle in the log equals what the seed gives."""
+    from . import rng
+
+    state = None
+    for seq, e in enumerate(events, start=1):
+        d = e.data
+        try:
+            if e.type in (ev.DIE_ROLLED, ev.COIN_TOSSED) and not d.get("rigged"):
+                if d["value"] != rng.roll(seed, d["n"]):
+                    return Verdict(False, seq - 1, seq, f"roll {d['n']} is not the seed's")
+            elif e.type == ev.GAME_STARTED and d.get("shuffle") is not None:
+                deal = rng.shuffle(seed, d["shuffle"], state.deck.ids)  # type: ignore[union-attr]
+                n = state.n  # type: ignore[union-attr]
+                hands = [deal[p : 3 * n : n] for p in range(n)]
+                if hands != d["hands"] or deal[3 * n :] != d["draw"]:
+                    return Verdict(False, seq - 1, seq, "the deal is not the seed's shuffle")
+            elif e.type == ev.DECK_RESHUFFLED:
+                if d["draw"] != rng.shuffle(seed, d["n"], state.discard):  # type: ignore[union-attr]
+                    return Verdict(False, seq - 1, seq, f"reshuffle {d['n']} is not the seed's")
+            state = fold([e], state)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
+            return Verdict(False, seq - 1, seq, f"{e.type} is malformed: {err!r}")
+    return Verdict(True, len(events))
