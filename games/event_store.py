@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 
 from games.codec import canonical_json
 from games.engine import Event
+from games.engine.events import GAME_ENDED
 from games.engine.views import audience
 from games.models import GameEvent
 
@@ -34,8 +35,11 @@ def append(*, game_id: int, head_seq: int, head_hash: str, events: list[Event],
     """Insert `events` after `head_seq`. Raises IntegrityError if another append took a seq."""
     rows, prev = [], head_hash
     for seq, e in enumerate(events, start=head_seq + 1):
-        h = event_hash(prev, seq, e.type, e.v, e.data, at)
-        rows.append(GameEvent(game_id=game_id, seq=seq, type=e.type, v=e.v, data=e.data,
+        data = e.data
+        if e.type == GAME_ENDED:  # players keep the head: a later edit of history is provable
+            data = {**data, "chain_head": prev}
+        h = event_hash(prev, seq, e.type, e.v, data, at)
+        rows.append(GameEvent(game_id=game_id, seq=seq, type=e.type, v=e.v, data=data,
                               visible_to=audience(e), at=at, prev_hash=prev, hash=h))  # fmt: skip
         prev = h
     return GameEvent.objects.bulk_create(rows)
@@ -72,5 +76,7 @@ def verify_chain(rows: Iterable[GameEvent]) -> ChainReport:
             return ChainReport(False, prev, count, row.seq, "prev_hash does not match")
         if event_hash(prev, row.seq, row.type, row.v, row.data, row.at) != row.hash:
             return ChainReport(False, prev, count, row.seq, "content does not match its hash")
+        if row.type == GAME_ENDED and row.data.get("chain_head") != prev:
+            return ChainReport(False, prev, count, row.seq, "the sealed chain head does not match")
         prev, expected_seq, count = row.hash, expected_seq + 1, count + 1
     return ChainReport(True, prev, count)

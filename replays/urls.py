@@ -2,10 +2,14 @@
 
 from django.urls import path
 
-from replays import apis
+from replays import apis, replay_apis
 
 urlpatterns = [
     path("games/<int:game_id>/disputes/", apis.GameDisputesApi.as_view(), name="game-disputes"),
     path("disputes/", apis.DisputesApi.as_view(), name="disputes"),
     path("disputes/<int:dispute_id>/", apis.DisputeApi.as_view(), name="dispute"),
+    path("replays/", replay_apis.FinishedGamesApi.as_view(), name="replays"),
+    path("games/<int:game_id>/markers/", replay_apis.MarkersApi.as_view(), name="markers"),
+    path("games/<int:game_id>/transcript/", replay_apis.TranscriptApi.as_view(), name="transcript"),
+    path("games/<int:game_id>/export/", replay_apis.ExportApi.as_view(), name="export"),
 ]

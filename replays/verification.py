@@ -4,6 +4,7 @@ A record is checked in named steps, each naming the first bad seq and why:
 - chain: every row's hash covers the previous hash and its own content (event_store);
 - head, length: the chain ends where its file header says (exported files);
 - seed: the revealed seed matches the commitment published in the first event;
+- rederive: every roll, coin toss and shuffle in the log is the one the seed gives;
 - rules: re-executing the game through the engine with the seed makes exactly the logged
   events (every move legal, every roll and shuffle the seed's);
 - replay: folding the events gives exactly the stored game (stored games only).
@@ -20,7 +21,7 @@ from games import event_store
 from games.codec import state_to_json
 from games.engine import events as ev
 from games.engine import fold
-from games.engine.audit import verify_events
+from games.engine.audit import rederive, verify_events
 from games.errors import ApiError, not_found
 from games.models import Game, GameEvent, GameProjection
 
@@ -70,6 +71,7 @@ def verify_record(rows: list[GameEvent], *, seed: bytes | None, head_hash: str |
     if seed is not None:
         matches = hashlib.sha256(seed).hexdigest() == _commitment(rows)
         checks.append(_check("seed", matches, "the seed does not match its commitment", 1))
+        checks.append(_rederive(rows, seed))
         checks.append(_rules(rows, seed))
     return Report(checks, chain.head_hash, len(rows))
 
@@ -102,12 +104,15 @@ def audit_report(game_id: int) -> dict[str, Any]:
     """API.md's audit answer (seed, seed_commitment, chain_ok, head_hash, replay_ok) and the
     other checks, each with its first bad seq and reason."""
     report = verify_game(game_id)
-    chain, seed, rules, replay = (report.check(n) for n in ("chain", "seed", "rules", "replay"))
+    chain, seed, rederived, rules, replay = (
+        report.check(n) for n in ("chain", "seed", "rederive", "rules", "replay")
+    )
     rows = GameEvent.objects.filter(game_id=game_id, seq=1)
     return {
         "seed": bytes(Game.objects.get(pk=game_id).seed).hex(),
         "seed_commitment": _commitment(list(rows)),
         "seed_ok": seed.ok,
+        "rederive_ok": rederived.ok,
         "chain_ok": chain.ok,
         "head_hash": report.head_hash,
         "first_bad_seq": chain.first_bad_seq,
@@ -125,6 +130,12 @@ def _commitment(rows: list[GameEvent]) -> str | None:
         return None
     value = rows[0].data.get("seed_commitment") if isinstance(rows[0].data, dict) else None
     return value if isinstance(value, str) else None
+
+
+def _rederive(rows: list[GameEvent], seed: bytes) -> Check:
+    """R22: every roll, toss and shuffle in the log is the seed's."""
+    verdict = rederive([event_store.to_event(r) for r in rows], seed)
+    return Check("rederive", verdict.ok, verdict.first_bad_seq, verdict.reason)
 
 
 def _rules(rows: list[GameEvent], seed: bytes) -> Check:

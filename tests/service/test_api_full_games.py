@@ -14,9 +14,13 @@ from api_helpers import (
 
 from games.codec import state_to_json
 from games.engine import Event, fold, view_for
-from games.models import GameProjection
+from games.models import GameEvent, GameProjection
 
 TABLES = [("standard", n) for n in range(2, 7)] + [("pairs", 4), ("pairs_extreme", 4)]
+
+
+def stored_hash(game_id: int, seq: int) -> str:
+    return GameEvent.objects.get(game_id=game_id, seq=seq).hash
 
 
 @pytest.mark.django_db
@@ -41,6 +45,8 @@ def test_a_game_played_over_http_is_the_engine_s_game(make_player, variant, seat
         )
     # ...and the engine alone, given the revealed seed (R22) and the commands sent, makes
     # exactly the same events.
+    # (the service seals the chain head into game_ended: players keep it)
+    assert events[-1]["data"].pop("chain_head") == stored_hash(table.gid, events[-2]["seq"])
     assert engine_events(events, table.sent) == [(e["type"], e["data"]) for e in events]
     audit = anonymous.get(table.url("audit/")).json()
     assert audit["chain_ok"] and audit["replay_ok"] and audit["seed_ok"] and audit["rules_ok"]

@@ -94,7 +94,7 @@ def test_the_report_names_each_failing_check_with_its_seq(ended_game):
     tamper([(f"DELETE FROM games_gameevent {where(ended_game, 6)}", [])])
     report = verify_game(ended_game)
     assert not report.ok
-    assert [c.name for c in report.checks if not c.ok] == ["chain", "rules", "replay"]
+    assert [c.name for c in report.checks if not c.ok] == ["chain", "rederive", "rules", "replay"]
     assert "chain fails at seq 6: an event is missing" in report.summary()
 
 

@@ -1,0 +1,117 @@
+"""Self-contained game files (JSON Lines): a header, then every event with its hash.
+
+    {"format": "sejmi-game", "version": 1, "variant", "seats", "deck", "players",
+     "seed_commitment", "seed" (once ended, else null), "status", "events", "head_hash", ...}
+    {"seq", "type", "v", "data", "at", "prev_hash", "hash"}   one line per event
+
+`read_file` parses and checks a file without a database; `import_file` loads a verified,
+finished game into this installation under a new id (the chain is kept as it was).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from games import event_store
+from games.engine import fold
+from games.engine.views import audience
+from games.models import Game, GameEvent
+from games.projections import rebuild_game
+from replays.verification import Report, verify_record
+
+FORMAT, VERSION = "sejmi-game", 1
+IMPORTER = "importer"
+
+
+@dataclass
+class GameFile:
+    header: dict[str, Any]
+    rows: list[GameEvent]  # unsaved rows, to check with the same code as stored ones
+
+    @property
+    def seed(self) -> bytes | None:
+        seed = self.header.get("seed")
+        return bytes.fromhex(seed) if seed else None
+
+
+def export_lines(game_id: int) -> Iterator[str]:
+    """The file, line by line (the caller decides who may have it: R23)."""
+    game = Game.objects.get(pk=game_id)
+    rows = event_store.load(game_id)
+    state = fold([event_store.to_event(r) for r in rows])
+    ended = state.status == "ended"
+    header = {
+        "format": FORMAT, "version": VERSION, "game": game_id, "variant": state.variant,
+        "seats": state.n, "deck": {"name": state.deck.name, "cards": state.deck.rows()},
+        "players": state.names, "seed_commitment": state.seed_commitment,
+        "seed": bytes(game.seed).hex() if ended else None, "status": state.status,
+        "winners": state.winners, "events": len(rows),
+        "head_hash": rows[-1].hash if rows else event_store.GENESIS,
+        "exported_at": event_store.iso(timezone.now()),
+    }  # fmt: skip
+    yield json.dumps(header, ensure_ascii=False)
+    for r in rows:
+        yield json.dumps({"seq": r.seq, "type": r.type, "v": r.v, "data": r.data,
+                          "at": event_store.iso(r.at), "prev_hash": r.prev_hash,
+                          "hash": r.hash}, ensure_ascii=False)  # fmt: skip
+
+
+class BadFile(ValueError):
+    pass
+
+
+def read_file(lines: Iterable[str]) -> GameFile:
+    """Parse a game file; BadFile if it is not one (verification is a separate step)."""
+    it = (line for line in lines if line.strip())
+    try:
+        header = json.loads(next(it))
+    except (StopIteration, json.JSONDecodeError) as err:
+        raise BadFile(f"no header line: {err}") from None
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise BadFile("not a sejmi-game file")
+    if header.get("version") != VERSION:
+        raise BadFile(f"unknown version {header.get('version')!r}")
+    rows = []
+    for number, line in enumerate(it, start=2):
+        try:
+            raw = json.loads(line)
+            at = datetime.fromisoformat(raw["at"])
+            row = GameEvent(seq=int(raw["seq"]), type=str(raw["type"]), v=int(raw["v"]),
+                            data=raw["data"], at=at, prev_hash=str(raw["prev_hash"]),
+                            hash=str(raw["hash"]))  # fmt: skip
+            rows.append(row)
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as err:
+            raise BadFile(f"line {number} is not an event: {err}") from None
+    return GameFile(header, rows)
+
+
+def verify_file(f: GameFile) -> Report:
+    """Chain, header, seed and rules, as for a stored game (replays.verification)."""
+    return verify_record(f.rows, seed=f.seed, head_hash=f.header.get("head_hash"),
+                         length=f.header.get("events"))  # fmt: skip
+
+
+def import_file(f: GameFile, *, username: str = IMPORTER) -> int:
+    """Load a verified, finished game under a new id; ValueError with the report if not."""
+    report = verify_file(f)
+    if not report.ok:
+        raise ValueError(f"refused: {report.summary()}")
+    if f.seed is None:
+        raise ValueError("refused: only finished games (with their revealed seed) can be imported")
+    users = get_user_model().objects
+    owner = users.filter(username=username).first() or users.create_user(username, is_active=False)
+    with transaction.atomic():
+        game = Game.objects.create(seed=f.seed, created_by=owner)
+        for r in f.rows:
+            r.game, r.visible_to = game, audience(event_store.to_event(r))
+        GameEvent.objects.bulk_create(f.rows)
+        rebuild_game(game.pk)
+    return game.pk
