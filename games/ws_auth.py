@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from urllib.parse import parse_qs
 
 from channels.auth import AuthMiddlewareStack
 from channels.db import database_sync_to_async
 from django.contrib.auth.models import AnonymousUser
+
+TOKEN = re.compile(r"[0-9a-f]{40}")
 
 
 @database_sync_to_async
@@ -29,13 +32,13 @@ class TokenAuthMiddleware:
 
 
 def _token_from(scope) -> str | None:
-    query = parse_qs(scope.get("query_string", b"").decode())
-    if query.get("token"):
-        return query["token"][0]
+    """A well-formed DRF token (40 hex digits) or None; anything else is a spectator."""
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    key = query["token"][0] if query.get("token") else None
     for name, value in scope.get("headers", []):
-        if name == b"authorization" and value.lower().startswith(b"token "):
-            return value[6:].decode().strip()
-    return None
+        if key is None and name == b"authorization" and value.lower().startswith(b"token "):
+            key = value[6:].decode("latin-1").strip()
+    return key if key and TOKEN.fullmatch(key) else None
 
 
 def TokenAuthMiddlewareStack(app):  # noqa: N802 (named like Channels' stacks)

@@ -184,6 +184,14 @@ async def test_a_session_cookie_authenticates_a_socket_too(table, sockets):
     assert view["you"] == 1 and view["hand"] == HANDS[1]
 
 
+@pytest.mark.parametrize("token", ["%00", "not-a-token", "%ff%fe", "0" * 40])
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_garbage_or_unknown_token_connects_as_a_spectator(table, sockets, token):
+    _, view = await sockets(table.gid, token)
+    assert view["you"] is None and view["hand"] == []
+
+
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("gid", [987_654_321, 10**20], ids=["unknown", "past_any_id"])
