@@ -9,4 +9,4 @@ RUN pip install --no-cache-dir -r requirements.txt
 COPY . .
 
 EXPOSE 8000
-CMD ["uvicorn", "sejmi.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--workers", "4"]
+CMD ["uvicorn", "sejmi.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--workers", "4", "--ws-per-message-deflate", "false"]

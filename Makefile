@@ -18,7 +18,7 @@ $(STAMP): requirements.txt requirements-bench.txt
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
 	SEJMI_INPROCESS_RUNNER=1 $(VENV)/bin/uvicorn sejmi.asgi:application \
-		--host 127.0.0.1 --port $${PORT:-8000} --no-access-log
+		--host 127.0.0.1 --port $${PORT:-8000} --no-access-log --ws-per-message-deflate false
 
 # A bot-vs-bot game told in the terminal (LANG=cs for Czech).
 demo: $(STAMP)
@@ -32,6 +32,11 @@ bench-engine: $(STAMP)
 
 bench-service: $(STAMP)
 	$(PY) -m bench.run --write-doc
+
+# A 2,000-event game in a database of its own: replay/?at= over HTTP, verify_game wall time.
+.PHONY: bench-replays
+bench-replays: $(STAMP)
+	$(PY) -m bench.replays --write-doc
 
 simulate: $(STAMP)
 	$(PY) manage.py simulate --games 2000 --players 4 --json

@@ -15,6 +15,11 @@ def advance(game_id: int, seq: int) -> str:
     return deadlines.advance(game_id, seq)
 
 
+# Celery builds a result backend per thread (an entry-points scan, ~3 ms), and under ASGI each
+# request runs in a new thread; results are ignored, so one (stateless, disabled) backend serves.
+advance.backend = advance.app.backend
+
+
 @shared_task(ignore_result=True)
 def sweep() -> int:
     """Act on every overdue deadline (the only path for deadlines beyond the horizon)."""

@@ -12,6 +12,7 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import OriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
+from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
 from games.ws_auth import TokenAuthMiddlewareStack  # noqa: E402
@@ -34,7 +35,8 @@ def _allowed_hosts() -> list[str]:
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        # /static/ (admin, Swagger UI) served async from the finders; everything else is Django.
+        "http": ASGIStaticFilesHandler(django_asgi_app),
         "websocket": BrowserOriginValidator(
             TokenAuthMiddlewareStack(URLRouter(websocket_urlpatterns)), _allowed_hosts()
         ),
