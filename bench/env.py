@@ -1,0 +1,236 @@
+"""Where the benchmarks run: a fresh database, a private Redis database, servers on loopback.
+
+BENCH_DATABASE_URL  default postgres://postgres@127.0.0.1:5432/sejmi_bench (dropped and
+                    created afresh by `prepare`, so test databases are never touched)
+BENCH_REDIS_URL     default redis://127.0.0.1:6379/14 (flushed before and after a run)
+Both must point at loopback; anything else is refused.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlparse
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+DATABASE_URL = os.environ.get(
+    "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/sejmi_bench"
+)
+REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
+LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+UNLIMITED = "1000000/min"
+
+
+def _loopback_only(url: str) -> None:
+    if urlparse(url).hostname not in LOOPBACK:
+        raise SystemExit(f"benchmarks run on loopback only, not {url}")
+
+
+def service_env(**extra: str) -> dict[str, str]:
+    """The environment of the bench process and of the servers it starts: production-like
+    settings (DEBUG off) on the bench database, throttles out of the way."""
+    env = dict(os.environ)
+    env.update(
+        DJANGO_SETTINGS_MODULE="sejmi.settings",
+        DATABASE_URL=DATABASE_URL,
+        REDIS_URL=REDIS_URL,
+        DEBUG="0",
+        SEJMI_INPROCESS_RUNNER="0",
+        SEJMI_ALLOW_RIGGED="0",
+        SEJMI_THROTTLE_ANON=UNLIMITED,
+        SEJMI_THROTTLE_USER=UNLIMITED,
+        SEJMI_THROTTLE_COMMANDS=UNLIMITED,
+        SEJMI_THROTTLE_REGISTER=UNLIMITED,
+        LOG_LEVEL="ERROR",
+    )
+    env.update(extra)
+    return env
+
+
+def fresh_database() -> None:
+    """DROP and CREATE the bench database, then `manage.py migrate` into it."""
+    import psycopg
+
+    url = urlparse(DATABASE_URL)
+    name = url.path.lstrip("/")
+    if not name.startswith("sejmi_bench"):
+        raise SystemExit(f"refusing to recreate {name!r}: the bench database is sejmi_bench*")
+    admin = url._replace(path="/postgres").geturl()
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT,
+                   env=service_env(), check=True, timeout=120)  # fmt: skip
+
+
+def flush_redis() -> None:
+    import redis
+
+    client = redis.Redis.from_url(REDIS_URL)
+    client.flushdb()
+    client.close()
+
+
+def prepare() -> None:
+    """Fresh database and Redis DB; this process set up for Django on them."""
+    _loopback_only(DATABASE_URL)
+    _loopback_only(REDIS_URL)
+    fresh_database()
+    flush_redis()
+    os.environ.update(service_env())
+    import django
+
+    django.setup()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _start(argv: Sequence[str], log: Path, **env: str) -> subprocess.Popen:
+    with open(log, "wb") as out:  # the child keeps its own handle
+        return subprocess.Popen(argv, cwd=ROOT, env=service_env(**env), stdout=out,
+                                stderr=subprocess.STDOUT, start_new_session=True)  # fmt: skip
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    """SIGTERM the process group we started (uvicorn's workers, celery's), then SIGKILL."""
+    if proc.poll() is not None:
+        return
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=5)
+
+
+def _wait_http(base: str, proc: subprocess.Popen, timeout: float = 30) -> None:
+    import httpx
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the server exited with {proc.returncode}")
+        try:
+            if httpx.get(f"{base}/api/games/", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"the server did not answer within {timeout} s")
+
+
+def uvicorn_argv(port: int | str, workers: int = 2, ws_deflate: bool = True,
+                 app: str = "sejmi.asgi:application") -> list[str]:  # fmt: skip
+    return [str(BIN / "uvicorn"), app, "--host", "127.0.0.1",
+            "--port", str(port), "--workers", str(workers), "--log-level", "warning",
+            "--no-access-log", "--ws-per-message-deflate", str(ws_deflate).lower()]  # fmt: skip
+
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def _cpu_s(pid: int) -> float:
+    """User + system CPU seconds of one process (0 if it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def _group_cpu_s(pgid: int) -> float:
+    """CPU seconds of every live process in a process group (a server and its workers)."""
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().rsplit(")", 1)[1].split()[2]) == pgid:
+                total += _cpu_s(int(stat.parent.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
+
+
+def _postgres_cpu_s() -> float:
+    """CPU seconds of the PostgreSQL backends connected to the bench database now."""
+    import psycopg
+
+    sql = ("SELECT pid FROM pg_stat_activity"
+           " WHERE datname = current_database() AND pid <> pg_backend_pid()")  # fmt: skip
+    with psycopg.connect(DATABASE_URL, autocommit=True) as conn:
+        pids = [row[0] for row in conn.execute(sql)]
+    return sum(_cpu_s(pid) for pid in pids)
+
+
+@dataclass(frozen=True)
+class Running:
+    """A started server: its base URL, and where its CPU time can be read."""
+
+    base: str
+    web: int  # process group ids
+    celery: int
+
+    def cpu(self) -> dict[str, float]:
+        """CPU seconds so far: web workers, Celery worker, the bench DB's backends, this
+        process (the benchmark's clients)."""
+        return {"web": _group_cpu_s(self.web), "celery": _group_cpu_s(self.celery),
+                "postgres": _postgres_cpu_s(), "client": time.process_time()}  # fmt: skip
+
+
+def cpu_per(before: dict[str, float], after: dict[str, float], units: int) -> dict[str, float]:
+    """CPU milliseconds per unit of work, by process kind, between two Running.cpu() readings.
+    (PostgreSQL backends that closed in between are missed; the pool keeps them open.)"""
+    return {k: round((after[k] - before[k]) * 1000 / max(units, 1), 2) for k in after}
+
+
+@contextmanager
+def server(*, db_pool: bool, ws_deflate: bool = True, patches: Sequence[str] = (),
+           workers: int = 2, logs: Path = Path("/tmp")) -> Iterator[Running]:  # fmt: skip
+    """uvicorn with `workers` processes plus one Celery worker (the production shape of
+    docker-compose.yml) on a free loopback port; yields it running; stops both after.
+    db_pool: run with bench.server_settings' connection pool (see there) instead of as shipped;
+    ws_deflate: uvicorn's --ws-per-message-deflate (on by default, as browsers ask for it);
+    patches: run the app of bench/asgi_variants.py with these proposed changes instead."""
+    port = free_port()
+    env = {"DJANGO_SETTINGS_MODULE": "bench.server_settings",
+           "BENCH_DB_POOL": "1" if db_pool else "0",
+           "BENCH_PATCHES": ",".join(patches)}  # fmt: skip
+    app = "bench.asgi_variants:application" if patches else "sejmi.asgi:application"
+    web = _start(uvicorn_argv(port, workers, ws_deflate, app),
+                 logs / f"sejmi-bench-web-{port}.log", **env)  # fmt: skip
+    celery_argv = [str(BIN / "celery"), "-A", "sejmi", "worker", "--pool", "solo",
+                   "--loglevel", "WARNING", "--without-gossip", "--without-mingle",
+                   "--without-heartbeat"]  # fmt: skip
+    celery = _start(celery_argv, logs / f"sejmi-bench-celery-{port}.log", **env)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        _wait_http(base, web)
+        yield Running(base, web.pid, celery.pid)
+    finally:
+        _stop(web)
+        _stop(celery)
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """Nearest-rank percentile (q in 0..100) of a non-empty sample."""
+    ordered = sorted(values)
+    rank = min(len(ordered), max(1, math.ceil(q / 100 * len(ordered))))
+    return ordered[rank - 1]
+
+
+def load() -> str:
+    one, five, _ = os.getloadavg()
+    return f"{one:.2f} (5 min {five:.2f})"

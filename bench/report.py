@@ -1,0 +1,166 @@
+"""The figures as Markdown, and their place in docs/PERFORMANCE.md ("Service" section).
+
+Only the text between the two markers is rewritten; what stands around them in the section
+(the analysis of what limits the figures) is written by hand and kept.
+"""
+
+from __future__ import annotations
+
+from bench.env import ROOT
+
+DOC = ROOT / "docs" / "PERFORMANCE.md"
+BEGIN = "<!-- bench-service:begin (written by `python -m bench.run --write-doc`) -->"
+END = "<!-- bench-service:end -->"
+
+
+def _verdict(ok: bool) -> str:
+    return "met" if ok else "**missed**"
+
+
+def _n(x: float) -> str:
+    return f"{x:,.0f}"
+
+
+def appends_md(a: dict) -> list[str]:
+    m, r = a["median"], a["rates"]
+
+    def row(label: str, key: str, note: str = "") -> str:
+        runs = ", ".join(_n(x) for x in r[key])
+        return f"| {label} | **{_n(m[key])}** | {runs} | {note} |"
+
+    def target(value: float, goal: float) -> str:
+        return f"**{value}** ({_verdict(value >= goal)})"
+
+    return [
+        f"{a['count']:,} events per contender per round, {a['rounds']} rounds alternating the "
+        "contenders; rates are medians over the rounds, ratios medians of the ratios within "
+        "each round (the contenders of one round ran seconds apart). Workload: the events of "
+        "24 bot games (2-4 players) with their real payloads: "
+        f"{a['payload_mean_bytes']} B of JSON data on average, "
+        f"{a['payload_max_bytes']:,} B at most; {a['events_per_command']} events per command.",
+        "",
+        "| contender | events/s | rounds | |",
+        "|---|---|---|---|",
+        row("plain psycopg single-row `INSERT` into games_gameevent, autocommit", "plain",
+            "1 round trip, commit included"),
+        row("ours, one event per transaction: `atomic()` + `event_store.append`", "ours",
+            "hash chain, ORM; BEGIN, INSERT, COMMIT"),
+        row("ours, one transaction per command (as `games.services` appends)", "ours_cmd",
+            f"{_n(a['ours_cmd_commands_per_s'])} commands/s"),
+        row("eventsourcing `Application.save()`, single-event saves", "es_app",
+            "PERSISTENCE_MODULE=eventsourcing.postgres"),
+        row("eventsourcing `Application.save()`, one save per command", "es_app_cmd", ""),
+        row("eventsourcing `PostgresApplicationRecorder.insert_events`, one event", "es_recorder",
+            "the recorder alone"),
+        row("`services.game_command`, the whole write path, in-process", "game_command",
+            f"{_n(a['game_command_commands_per_s'])} commands/s; p50 "
+            f"{a['game_command_ms_p50']} ms, p99 {a['game_command_ms_p99']} ms"),
+        "",
+        "| reading of the targets | ours ÷ plain (≥ 0.5) | ours ÷ eventsourcing (≥ 2) |",
+        "|---|---|---|",
+        "| the issue's: ours a transaction per command, vs plain single-row INSERTs and "
+        "eventsourcing single-event saves | "
+        f"{target(a['ratio_ours_cmd_plain'], 0.5)} | {target(a['ratio_ours_cmd_es_app'], 2)} |",
+        "| strict: every contender one event per transaction | "
+        f"{target(a['ratio_ours_plain'], 0.5)} | {target(a['ratio_ours_es_app'], 2)} "
+        f"(÷ its recorder alone: {a['ratio_ours_es_recorder']}) |",
+        "| both stores one transaction per command | - | "
+        f"{target(a['ratio_ours_cmd_es_app_cmd'], 2)} |",
+    ]  # fmt: skip
+
+
+def http_md(h: dict) -> list[str]:
+    lines = [
+        f"Up to {h['games']} concurrent games (2, 3 and 4 seats), {h['players']} players, each a "
+        "token-authenticated HTTP client (httpx). A move = `GET /api/games/{id}/` as the "
+        "awaited player, then `POST .../commands/` with a command from its `legal` and an "
+        f"Idempotency-Key. {h['warmup_s']:.0f} s warm-up not counted; latency timed at the "
+        "client, per POST.",
+        "",
+        "| phase | games | commands | commands/s | POST p50 | p90 | p99 | max | GET p50 | GET p99 "
+        "| errors | client CPU | load after |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]  # fmt: skip
+    for p in h["phases"]:
+        name = p["name"] if not p["think_ms"] else f"{p['name']} (think ~{p['think_ms']:.0f} ms)"
+        errors = ", ".join(f"{k}: {v}" for k, v in p["errors"].items()) or "none"
+        lines.append(
+            f"| {name} | {p['games']} | {p['commands']:,} | {p['commands_per_s']} "
+            f"| {p['command_ms_p50']} ms "
+            f"| {p['command_ms_p90']} | **{p['command_ms_p99']}** | {p['command_ms_max']} "
+            f"| {p['read_ms_p50']} | {p['read_ms_p99']} | {errors} | {p['client_cpu']:.0%} "
+            f"| {p['load']} |"
+        )
+    verdicts = [f"{p['name']} {p['think_ms']:.0f} ms {_verdict(p['command_ms_p99'] < 50)}"
+                if p["think_ms"] else f"{p['name']} {_verdict(p['command_ms_p99'] < 50)}"
+                for p in h["phases"] if p["games"] == h["games"]]  # fmt: skip
+    lines += ["", f"Target p99 < 50 ms with {h['games']} games: " + "; ".join(verdicts) + "."]
+    lines += ["", "CPU per move (its GETs and POST), from /proc: " + "; ".join(
+        f"{p['name']}: " + ", ".join(f"{k} {v} ms" for k, v in p["cpu_ms_per_move"].items())
+        for p in h["phases"]) + "."]  # fmt: skip
+    return lines
+
+
+def fanout_md(runs: list[dict]) -> list[str]:
+    lines = [
+        "One game of 4 players (HTTP clients); anonymous spectators on `/ws/games/{id}/`; "
+        "time from sending a command's POST to the last spectator receiving the `view` of its "
+        "seq; commands one after another (with fewer than 100 commands, p99 is the slowest).",
+        "",
+        "| server | spectators | commands | last delivery p50 | p99 | max | POST p50 "
+        "| not fully delivered | gaps / duplicates / behind | client CPU | load after |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]  # fmt: skip
+    for f in runs:
+        lines.append(
+            f"| {f['variant']} | {f['spectators']} | {f['commands']} "
+            f"| {f['last_delivery_ms_p50']} ms | **{f['last_delivery_ms_p99']}** "
+            f"| {f['last_delivery_ms_max']} | {f['post_ms_p50']} "
+            f"| {f['commands_without_full_delivery']} | {f['spectators_with_gaps']} / "
+            f"{f['spectators_with_duplicates']} / {f['spectators_not_at_end']} "
+            f"| {f['client_cpu']:.0%} | {f['load']} |"
+        )
+    lines += ["", "Target p99 < 300 ms: " + "; ".join(
+        f"{f['variant']} {_verdict(f['last_delivery_ms_p99'] < 300)}" for f in runs
+    ) + ". Every spectator must see every event exactly once: " + _verdict(all(
+        f["spectators_with_gaps"] == f["spectators_with_duplicates"] == 0
+        and f["commands_without_full_delivery"] == 0 for f in runs)) + "."]  # fmt: skip
+    lines += ["", "CPU per command, from /proc: " + "; ".join(
+        f"{f['variant']}: " + ", ".join(f"{k} {v} ms" for k, v in f["cpu_ms_per_command"].items())
+        for f in runs) + "."]  # fmt: skip
+    return lines
+
+
+def markdown(result: dict) -> str:
+    lines = [
+        BEGIN,
+        f"Measured {result['started']} on commit {result['code']} with `{result['command']}` "
+        f"in {result['took_s']:.0f} s; load average before {result['load_before']}, after "
+        f"{result['load_after']}.",
+        f"Server: `{result['server']}` (2 workers) plus one Celery worker, {result['settings']}.",
+        "",
+    ]
+    if "appends" in result:
+        lines += ["#### Appends", "", *appends_md(result["appends"]), ""]
+    if "http" in result:
+        lines += ["#### Moves over HTTP", "", *http_md(result["http"]), ""]
+    if "fanout" in result:
+        lines += ["#### Fan-out", "", *fanout_md(result["fanout"]), ""]
+    lines.append(END)
+    return "\n".join(lines)
+
+
+def write_doc(block: str) -> None:
+    """Put `block` between the markers of the Service section, creating what is missing."""
+    text = DOC.read_text() if DOC.exists() else "# Performance\n"
+    if BEGIN in text and END in text:
+        head, rest = text.split(BEGIN, 1)
+        text = head + block + rest.split(END, 1)[1]
+    elif "\n## Service" in text:
+        head, rest = text.split("\n## Service", 1)
+        title, _, body = rest.partition("\n")
+        text = f"{head}\n## Service{title}\n\n{block}\n{body}"
+    else:
+        text = text.rstrip("\n") + "\n\n## Service\n\n" + block + "\n"
+    DOC.parent.mkdir(exist_ok=True)
+    DOC.write_text(text)

@@ -1,0 +1,138 @@
+"""`make bench-service`: the service benchmarks of issue 3, one after another.
+
+    python -m bench.run [--only appends,http,fanout] [--write-doc] [--json FILE] [--as-shipped]
+
+Prepares a fresh `sejmi_bench` database and a private Redis database (bench.env), runs each
+benchmark (each bounded to about two minutes), prints a summary and, with --write-doc, puts the
+figures into the Service section of docs/PERFORMANCE.md.
+
+The servers run with a psycopg connection pool (bench/server_settings.py) unless --as-shipped:
+as shipped, CONN_MAX_AGE=60 under ASGI gives every request's thread a connection of its own,
+and 50 concurrent games exhausted PostgreSQL's 100 connections (500 answers, and other users
+of the same PostgreSQL refused too). --as-shipped is for a PostgreSQL that nobody else uses.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import subprocess
+import sys
+import time
+from datetime import UTC, datetime
+
+from bench import env
+
+PARTS = ("appends", "http", "fanout")
+
+
+def _args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", default=",".join(PARTS), help="any of " + ",".join(PARTS))
+    parser.add_argument("--write-doc", action="store_true", help="update docs/PERFORMANCE.md")
+    parser.add_argument("--json", help="also write the raw figures to this file")
+    parser.add_argument("--as-shipped", action="store_true",
+                        help="server on sejmi.settings untouched (no pool)")  # fmt: skip
+    parser.add_argument("--http-seconds", type=float, default=25)
+    parser.add_argument("--spectators", type=int, default=500)
+    args = parser.parse_args(argv)
+    args.only = [p for p in args.only.split(",") if p]
+    if set(args.only) - set(PARTS):
+        parser.error(f"--only takes {', '.join(PARTS)}")
+    return args
+
+
+def _code_version() -> str:
+    """The commit measured (BENCH_COMMIT names it when the tree is an exported snapshot)."""
+    if os.environ.get("BENCH_COMMIT"):
+        return os.environ["BENCH_COMMIT"]
+    git = ["git", "-C", str(env.ROOT)]
+    head = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    dirty = subprocess.run([*git, "status", "--porcelain", "--untracked-files=no"],
+                           capture_output=True, text=True).stdout.strip()  # fmt: skip
+    return (head.stdout.strip() or "unknown") + (" with uncommitted changes" if dirty else "")
+
+
+def main(argv: list[str] | None = None) -> dict:
+    args = _args(argv)
+    started = time.monotonic()
+    result: dict = {
+        "started": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "command": "python -m bench.run " + shlex.join(sys.argv[1:] if argv is None else argv),
+        "load_before": env.load(),
+        "code": _code_version(),
+        "server": shlex.join(["uvicorn", *env.uvicorn_argv("<free port>")[1:]]),
+        "settings": "sejmi.settings as shipped" if args.as_shipped else
+                    "sejmi.settings + a psycopg connection pool (bench/server_settings.py)",
+    }  # fmt: skip
+    env.prepare()
+    try:
+        if "appends" in args.only:
+            from bench import appends
+
+            print("appends ...", flush=True)
+            result["appends"] = appends.run()
+        if "http" in args.only:
+            result["http"] = _http(args)
+        if "fanout" in args.only:
+            result["fanout"] = _fanout(args)
+    finally:
+        env.flush_redis()
+    result["load_after"] = env.load()
+    result["took_s"] = time.monotonic() - started
+    _finish(result, args)
+    return result
+
+
+def _http(args: argparse.Namespace) -> dict:
+    from bench.http_moves import WARMUP_S, Phase, run, tables
+
+    seated, s = tables(50), args.http_seconds
+    print("moves over HTTP ...", flush=True)
+    with env.server(db_pool=not args.as_shipped) as server:
+        phases = run(server, seated, [
+            Phase("one game at a time", 0, games=1, seconds=s / 2),
+            Phase("flat out", 0, seconds=s), Phase("paced", 1000, seconds=s),
+            Phase("paced", 2000, seconds=s)])  # fmt: skip
+    return {"games": len(seated), "players": sum(map(len, seated)), "warmup_s": WARMUP_S,
+            "phases": phases}  # fmt: skip
+
+
+FANOUT_VARIANTS = [  # (label, uvicorn's per-message deflate, patches of bench/asgi_variants.py)
+    ("as is", True, ()),
+    ("`--ws-per-message-deflate false`", False, ()),
+    ("deflate off + consumer without per-message `aclose_old_connections`", False,
+     ("fast_dispatch",)),
+]  # fmt: skip
+
+
+def _fanout(args: argparse.Namespace) -> list[dict]:
+    from bench import fanout
+
+    runs = []
+    for label, deflate, patches in FANOUT_VARIANTS:
+        print(f"fan-out ({label}) ...", flush=True)
+        with env.server(db_pool=not args.as_shipped, ws_deflate=deflate,
+                        patches=patches) as server:  # fmt: skip
+            run = fanout.run(server, spectators=args.spectators)
+        runs.append({"variant": label, **run})
+    return runs
+
+
+def _finish(result: dict, args: argparse.Namespace) -> None:
+    from bench import report
+
+    block = report.markdown(result)
+    print(block.split("\n", 1)[1].rsplit("\n", 1)[0])  # without the markers
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump(result, out, indent=1)
+    if args.write_doc:
+        report.write_doc(block)
+        print(f"written to {report.DOC}")
+
+
+if __name__ == "__main__":
+    main()
