@@ -43,6 +43,7 @@ simulate: $(STAMP)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy games/engine
 
 clean:
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -exec rm -rf {} +

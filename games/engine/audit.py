@@ -111,21 +111,26 @@ def rederive(events: list[Event], seed: bytes) -> Verdict:
     """R22: every unrigged roll, toss and shuffle in the log equals what the seed gives."""
     from . import rng
 
-    state = None
-    for seq, e in enumerate(events, start=1):
+    if not events:
+        return Verdict(True, 0)
+    try:
+        state = fold(events[:1])
+    except (KeyError, TypeError, ValueError) as err:
+        return Verdict(False, 0, 1, f"game_created is malformed: {err!r}")
+    for seq, e in enumerate(events[1:], start=2):
         d = e.data
         try:
             if e.type in (ev.DIE_ROLLED, ev.COIN_TOSSED) and not d.get("rigged"):
                 if d["value"] != rng.roll(seed, d["n"]):
                     return Verdict(False, seq - 1, seq, f"roll {d['n']} is not the seed's")
             elif e.type == ev.GAME_STARTED and d.get("shuffle") is not None:
-                deal = rng.shuffle(seed, d["shuffle"], state.deck.ids)  # type: ignore[union-attr]
-                n = state.n  # type: ignore[union-attr]
+                deal = rng.shuffle(seed, d["shuffle"], state.deck.ids)
+                n = state.n
                 hands = [deal[p : 3 * n : n] for p in range(n)]
                 if hands != d["hands"] or deal[3 * n :] != d["draw"]:
                     return Verdict(False, seq - 1, seq, "the deal is not the seed's shuffle")
             elif e.type == ev.DECK_RESHUFFLED:
-                if d["draw"] != rng.shuffle(seed, d["n"], state.discard):  # type: ignore[union-attr]
+                if d["draw"] != rng.shuffle(seed, d["n"], state.discard):
                     return Verdict(False, seq - 1, seq, f"reshuffle {d['n']} is not the seed's")
             state = fold([e], state)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:

@@ -80,7 +80,8 @@ def _first_roll(s: GameState, d: Data) -> None:
 
 
 def _duel_roll(s: GameState, d: Data) -> None:
-    duel = s.pending.duel  # type: ignore[union-attr]
+    assert s.pending is not None and s.pending.duel is not None
+    duel = s.pending.duel
     if d["hit"]:
         duel.bettor = duel.other(duel.bettor)
         duel.bet = None
@@ -292,7 +293,7 @@ def evolve(s: GameState | None, e: ev.Event) -> GameState:
 def fold(events: Iterable[ev.Event], initial: GameState | None = None) -> GameState:
     """Replay events onto `initial` (or from nothing); the only way a state is made."""
     state = initial.copy() if initial is not None else None
-    state = reduce(apply, events, state)  # type: ignore[arg-type]
+    state = reduce(apply, events, state)
     if state is None:
         raise ValueError("no events")
     return state

@@ -57,6 +57,7 @@ def auto_events(s: GameState, seed: bytes) -> list[Event]:
     if phase == TURN_END:
         return [_turn_end(s)]
     if phase == BETWEEN:
+        assert s.kostic is not None
         return [Event(TURN_STARTED, {"kostic": left_of(s, s.kostic), "turn": s.turn + 1})]
     if phase == FIRST_ROLL:
         return [_first_roll(s, seed)]

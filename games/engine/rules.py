@@ -103,7 +103,7 @@ def affected_order(
     if kind in TABLE_WIDE:
         return [kostic]
     if scope == "one":
-        return [target] if meets_condition(kind, snapshot[target]) else []  # type: ignore[index]
+        return [target] if target is not None and meets_condition(kind, snapshot[target]) else []
     order = seat_order_from(s, kostic)
     if kind == DUEL:  # R33: a duel between the Kostič and each other player
         return order[1:]
