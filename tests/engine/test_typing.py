@@ -8,6 +8,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_mypy_finds_no_error_in_the_engine() -> None:
-    out, err, status = api.run([str(ROOT / "games" / "engine"), "--config-file",
-                                str(ROOT / "pyproject.toml"), "--cache-dir", "/tmp/sejmi-mypy"])  # fmt: skip
+    config = str(ROOT / "pyproject.toml")
+    engine = str(ROOT / "games" / "engine")
+    out, err, status = api.run([engine, "--config-file", config, "--cache-dir", "/tmp/sejmi-mypy"])
     assert status == 0, out + err
