@@ -21,11 +21,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import event_store
-from games.engine import fold
+from games.engine import GameState, fold
+from games.engine.events import GAME_ENDED
 from games.engine.views import audience
 from games.models import Game, GameEvent
 from games.projections import rebuild_game
-from replays.verification import Report, verify_record
+from replays.verification import Check, Report, verify_record
 
 FORMAT, VERSION = "sejmi-game", 1
 IMPORTER = "importer"
@@ -49,11 +50,8 @@ def export_lines(game_id: int) -> Iterator[str]:
     state = fold([event_store.to_event(r) for r in rows])
     ended = state.status == "ended"
     header = {
-        "format": FORMAT, "version": VERSION, "game": game_id, "variant": state.variant,
-        "seats": state.n, "deck": {"name": state.deck.name, "cards": state.deck.rows()},
-        "players": state.names, "seed_commitment": state.seed_commitment,
-        "seed": bytes(game.seed).hex() if ended else None, "status": state.status,
-        "winners": state.winners, "events": len(rows),
+        "format": FORMAT, "version": VERSION, "game": game_id, **describe(state),
+        "seed": bytes(game.seed).hex() if ended else None, "events": len(rows),
         "head_hash": rows[-1].hash if rows else event_store.GENESIS,
         "exported_at": event_store.iso(timezone.now()),
     }  # fmt: skip
@@ -62,6 +60,16 @@ def export_lines(game_id: int) -> Iterator[str]:
         yield json.dumps({"seq": r.seq, "type": r.type, "v": r.v, "data": r.data,
                           "at": event_store.iso(r.at), "prev_hash": r.prev_hash,
                           "hash": r.hash}, ensure_ascii=False)  # fmt: skip
+
+
+def describe(state: GameState) -> dict[str, Any]:
+    """What a header says about the game, as its events fold (checked by `verify_file`)."""
+    return json.loads(json.dumps({
+        "variant": state.variant, "seats": state.n,
+        "deck": {"name": state.deck.name, "cards": state.deck.rows()},
+        "players": state.names, "seed_commitment": state.seed_commitment,
+        "status": state.status, "winners": state.winners,
+    }))  # fmt: skip
 
 
 class BadFile(ValueError):
@@ -79,24 +87,54 @@ def read_file(lines: Iterable[str]) -> GameFile:
         raise BadFile("not a sejmi-game file")
     if header.get("version") != VERSION:
         raise BadFile(f"unknown version {header.get('version')!r}")
+    seed = header.get("seed")
+    if seed is not None and not (isinstance(seed, str) and _is_hex(seed)):
+        raise BadFile("the header's seed is not hex digits")
     rows = []
     for number, line in enumerate(it, start=2):
         try:
             raw = json.loads(line)
+            if not isinstance(raw.get("data"), dict):
+                raise TypeError("data is not an object")
             at = datetime.fromisoformat(raw["at"])
+            if at.tzinfo is None:
+                raise ValueError("at has no time zone")
             row = GameEvent(seq=int(raw["seq"]), type=str(raw["type"]), v=int(raw["v"]),
                             data=raw["data"], at=at, prev_hash=str(raw["prev_hash"]),
                             hash=str(raw["hash"]))  # fmt: skip
             rows.append(row)
-        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as err:
+        except (json.JSONDecodeError, AttributeError, KeyError, TypeError, ValueError) as err:
             raise BadFile(f"line {number} is not an event: {err}") from None
     return GameFile(header, rows)
 
 
+def _is_hex(text: str) -> bool:
+    try:
+        bytes.fromhex(text)
+    except ValueError:
+        return False
+    return True
+
+
 def verify_file(f: GameFile) -> Report:
-    """Chain, header, seed and rules, as for a stored game (replays.verification)."""
-    return verify_record(f.rows, seed=f.seed, head_hash=f.header.get("head_hash"),
-                         length=f.header.get("events"))  # fmt: skip
+    """Chain, head and length (the header's), seed, rules, as for a stored game
+    (replays.verification), then whether the header describes the game its events make."""
+    report = verify_record(f.rows, seed=f.seed, head_hash=f.header.get("head_hash"),
+                           length=f.header.get("events"))  # fmt: skip
+    return Report([*report.checks, _header(f)], report.head_hash, report.length)
+
+
+def _header(f: GameFile) -> Check:
+    try:
+        state = fold([event_store.to_event(r) for r in f.rows])
+        told = describe(state)
+    except Exception as err:  # an edited log can break any rule evolve relies on
+        return Check("header", False, None, f"the events do not fold: {err!r}")
+    wrong = [key for key, value in told.items() if f.header.get(key) != value]
+    if wrong:
+        why = f"the header's {', '.join(wrong)} differ from the events"
+        return Check("header", False, None, why)
+    return Check("header", True)
 
 
 def import_file(f: GameFile, *, username: str = IMPORTER) -> int:
@@ -104,7 +142,7 @@ def import_file(f: GameFile, *, username: str = IMPORTER) -> int:
     report = verify_file(f)
     if not report.ok:
         raise ValueError(f"refused: {report.summary()}")
-    if f.seed is None:
+    if f.seed is None or not f.rows or f.rows[-1].type != GAME_ENDED:
         raise ValueError("refused: only finished games (with their revealed seed) can be imported")
     users = get_user_model().objects
     owner = users.filter(username=username).first() or users.create_user(username, is_active=False)

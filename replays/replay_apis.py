@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import event_store, selectors
+from games.engine.state import VARIANTS
 from games.errors import ApiError
 from replays.exports import export_lines
 from replays.markers import markers
@@ -25,11 +26,15 @@ class FinishedGamesApi(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        parameters=[OpenApiParameter("player", str), OpenApiParameter("variant", str)],
+        parameters=[OpenApiParameter("player", str),
+                    OpenApiParameter("variant", str, enum=list(VARIANTS))],
         responses={200: OpenApiTypes.OBJECT},
-    )
+    )  # fmt: skip
     def get(self, request: Request) -> Response:
-        games = selectors.lobby("ended", variant=request.query_params.get("variant"),
+        variant = request.query_params.get("variant")
+        if variant is not None and variant not in VARIANTS:  # as GET /api/games/ answers
+            raise ApiError("invalid", f"query parameter variant is one of {', '.join(VARIANTS)}")
+        games = selectors.lobby("ended", variant=variant,
                                 player=request.query_params.get("player"))  # fmt: skip
         return Response(games)
 

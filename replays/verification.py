@@ -2,12 +2,14 @@
 
 A record is checked in named steps, each naming the first bad seq and why:
 - chain: every row's hash covers the previous hash and its own content (event_store);
-- head, length: the chain ends where its file header says (exported files);
+- head, length: the chain ends where its file header says (exported files; a header without
+  them fails, since a cut log is a valid prefix of its game);
 - seed: the revealed seed matches the commitment published in the first event;
 - rederive: every roll, coin toss and shuffle in the log is the one the seed gives;
 - rules: re-executing the game through the engine with the seed makes exactly the logged
   events (every move legal, every roll and shuffle the seed's);
-- replay: folding the events gives exactly the stored game (stored games only).
+- replay: folding the events gives exactly the stored game (stored games only);
+- header: an exported file's header describes the game its events make (replays.exports).
 A log that has been tampered with is reported, never a crash: it may not even fold.
 """
 
@@ -58,16 +60,20 @@ class Report:
         )  # fmt: skip
 
 
-def verify_record(rows: list[GameEvent], *, seed: bytes | None, head_hash: str | None = None,
-                  length: int | None = None) -> Report:  # fmt: skip
-    """Check stored or file rows; `seed` None (a game not ended) checks the chain only."""
+UNCHECKED: Any = object()  # verify_record's head_hash / length: not asked (stored games)
+
+
+def verify_record(rows: list[GameEvent], *, seed: bytes | None, head_hash: Any = UNCHECKED,
+                  length: Any = UNCHECKED) -> Report:  # fmt: skip
+    """Check stored or file rows; `seed` None (a game not ended) checks the chain only. A file
+    passes its header's head_hash and event count: missing ones (None) fail their check, since
+    without them a file cut short is a valid prefix."""
     chain = event_store.verify_chain(rows)
     checks = [Check("chain", chain.ok, chain.first_bad_seq, chain.reason)]
-    if head_hash is not None:
-        checks.append(_check("head", chain.ok and chain.head_hash == head_hash,
-                             "the chain does not end at the header's head_hash"))  # fmt: skip
-    if length is not None:
-        checks.append(_check("length", len(rows) == length, f"{len(rows)} events, not {length}"))
+    if head_hash is not UNCHECKED:
+        checks.append(_head(chain, head_hash))
+    if length is not UNCHECKED:
+        checks.append(_length(rows, length))
     if seed is not None:
         matches = hashlib.sha256(seed).hexdigest() == _commitment(rows)
         checks.append(_check("seed", matches, "the seed does not match its commitment", 1))
@@ -78,6 +84,22 @@ def verify_record(rows: list[GameEvent], *, seed: bytes | None, head_hash: str |
 
 def _check(name: str, ok: bool, why: str, seq: int | None = None) -> Check:
     return Check(name, True) if ok else Check(name, False, seq, why)
+
+
+def _head(chain: event_store.ChainReport, head_hash: Any) -> Check:
+    if not isinstance(head_hash, str):
+        return Check("head", False, None, "the header names no head_hash")
+    return _check("head", chain.ok and chain.head_hash == head_hash,
+                  "the chain does not end at the header's head_hash")  # fmt: skip
+
+
+def _length(rows: list[GameEvent], length: Any) -> Check:
+    """The first seq missing from (or added to) the record is the bad one."""
+    if isinstance(length, bool) or not isinstance(length, int) or length < 0:
+        return Check("length", False, None, "the header names no event count")
+    if len(rows) == length:
+        return Check("length", True)
+    return Check("length", False, min(len(rows), length) + 1, f"{len(rows)} events, not {length}")
 
 
 def verify_game(game_id: int) -> Report:

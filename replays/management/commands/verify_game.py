@@ -12,6 +12,7 @@ from replays.verification import verify_game
 
 class Command(BaseCommand):
     help = "Verify a stored game (by id) or a game file: the first failing seq and why."
+    requires_system_checks: list[str] = []  # a record check needs no URLconf or admin
 
     def add_arguments(self, parser):
         parser.add_argument("target", help="a game id, or the path of an exported file")
