@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.http import StreamingHttpResponse
+from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.permissions import AllowAny
@@ -67,11 +67,12 @@ class ExportApi(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(responses={(200, "application/x-ndjson"): OpenApiTypes.STR})
-    def get(self, request: Request, game_id: int) -> StreamingHttpResponse:
+    def get(self, request: Request, game_id: int) -> HttpResponse:
         proj, _ = selectors.current(game_id)
         if proj.status != "ended" and not request.user.is_staff:
             raise ApiError("forbidden", "a game can be exported when it ends (or by staff)")
-        lines = (line + "\n" for line in export_lines(game_id))
-        response = StreamingHttpResponse(lines, content_type="application/x-ndjson")
+        # A whole game is a few hundred KiB at most: one body (ASGI would buffer a stream anyway).
+        body = "".join(line + "\n" for line in export_lines(game_id))
+        response = HttpResponse(body, content_type="application/x-ndjson")
         response["Content-Disposition"] = f'attachment; filename="sejmi-game-{game_id}.jsonl"'
         return response

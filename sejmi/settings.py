@@ -31,7 +31,6 @@ DEBUG = env_bool("DEBUG", True)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 
 INSTALLED_APPS = [
-    "daphne",  # first, so runserver serves ASGI
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",

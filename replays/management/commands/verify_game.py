@@ -25,6 +25,8 @@ class Command(BaseCommand):
             else:
                 with open(target, encoding="utf-8") as f:
                     report = verify_file(read_file(f))
+        except FileNotFoundError:
+            raise CommandError(f"no game and no file {target!r}") from None
         except (OSError, BadFile) as err:
             raise CommandError(str(err)) from None
         for check in report.checks:
