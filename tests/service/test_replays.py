@@ -169,7 +169,7 @@ def test_a_game_downloaded_from_the_export_endpoint_imports_as_the_same_game(tmp
     assert answer["Content-Type"] == "application/x-ndjson"
     assert f'filename="sejmi-game-{gid}.jsonl"' in answer["Content-Disposition"]
     path = tmp_path / "downloaded.jsonl"
-    path.write_bytes(b"".join(answer.streaming_content))
+    path.write_bytes(answer.content)
     header, rows = load_file(path)
     assert header["format"] == "sejmi-game" and header["version"] == 1
     assert header["status"] == "ended" and header["events"] == len(rows)
@@ -184,7 +184,7 @@ def test_the_command_and_the_endpoint_write_the_same_events(tmp_path, player):
     gid = bot_game()
     by_command = load_file(export_to(tmp_path, gid))
     by_http = tmp_path / "http.jsonl"
-    by_http.write_bytes(b"".join(player.get(f"/api/games/{gid}/export/").streaming_content))
+    by_http.write_bytes(player.get(f"/api/games/{gid}/export/").content)
     by_endpoint = load_file(by_http)
     assert by_command[1] == by_endpoint[1]
     strip = lambda header: {k: v for k, v in header.items() if k != "exported_at"}  # noqa: E731
@@ -410,7 +410,7 @@ def test_r22_a_running_game_is_exported_to_staff_only_without_its_seed(tmp_path,
     answer = staff(carol).get(f"/api/games/{gid}/export/")
     assert answer.status_code == 200
     path = tmp_path / "running.jsonl"
-    path.write_bytes(b"".join(answer.streaming_content))
+    path.write_bytes(answer.content)
     header, rows = load_file(path)
     assert header["status"] == "active" and header["seed"] is None
     assert header["events"] == len(rows) == GameEvent.objects.filter(game_id=gid).count()
