@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import os
+import shlex
 import signal
 import socket
 import subprocess
@@ -133,11 +134,42 @@ def _wait_http(base: str, proc: subprocess.Popen, timeout: float = 30) -> None:
     raise RuntimeError(f"the server did not answer within {timeout} s")
 
 
-def uvicorn_argv(port: int | str, workers: int = 2, ws_deflate: bool = True,
-                 app: str = "sejmi.asgi:application") -> list[str]:  # fmt: skip
-    return [str(BIN / "uvicorn"), app, "--host", "127.0.0.1",
-            "--port", str(port), "--workers", str(workers), "--log-level", "warning",
-            "--no-access-log", "--ws-per-message-deflate", str(ws_deflate).lower()]  # fmt: skip
+COMPOSE = ROOT / "docker-compose.yml"
+
+
+def compose_uvicorn() -> list[str]:
+    """The uvicorn command of docker-compose.yml's web service, as its words: the production
+    command, so that the benchmarks run the server as shipped (`sh -c "migrate && collectstatic
+    && uvicorn ..."`: the last step)."""
+    import yaml
+
+    command = yaml.safe_load(COMPOSE.read_text())["services"]["web"]["command"]
+    words = command if isinstance(command, list) else shlex.split(command)
+    if words[:2] == ["sh", "-c"]:
+        words = shlex.split(words[2].split("&&")[-1])
+    if not words or words[0] != "uvicorn":
+        raise SystemExit(f"no uvicorn command in the web service of {COMPOSE}: {command!r}")
+    return words
+
+
+def _with(argv: list[str], flag: str, value: str) -> list[str]:
+    """argv with `flag value` set: the value replaced where the flag stands, else appended."""
+    if flag in argv:
+        at = argv.index(flag) + 1
+        return [*argv[:at], value, *argv[at + 1 :]]
+    return [*argv, flag, value]
+
+
+def uvicorn_argv(port: int | str, workers: int = 2, ws_deflate: bool | None = None) -> list[str]:
+    """docker-compose.yml's uvicorn command on loopback: `--host 127.0.0.1`, `--port port`,
+    `--workers workers` (compose's ${WEB_WORKERS:-4}); every other option as compose has it.
+    ws_deflate sets `--ws-per-message-deflate` (None: as compose has it)."""
+    argv = [str(BIN / "uvicorn"), *compose_uvicorn()[1:]]
+    argv = _with(_with(_with(argv, "--host", "127.0.0.1"), "--port", str(port)),
+                 "--workers", str(workers))  # fmt: skip
+    if ws_deflate is not None:
+        argv = _with(argv, "--ws-per-message-deflate", str(ws_deflate).lower())
+    return argv
 
 
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -197,24 +229,18 @@ def cpu_per(before: dict[str, float], after: dict[str, float], units: int) -> di
 
 
 @contextmanager
-def server(*, db_pool: bool, ws_deflate: bool = True, patches: Sequence[str] = (),
-           workers: int = 2, logs: Path = Path("/tmp")) -> Iterator[Running]:  # fmt: skip
-    """uvicorn with `workers` processes plus one Celery worker (the production shape of
-    docker-compose.yml) on a free loopback port; yields it running; stops both after.
-    db_pool: run with bench.server_settings' connection pool (see there) instead of as shipped;
-    ws_deflate: uvicorn's --ws-per-message-deflate (on by default, as browsers ask for it);
-    patches: run the app of bench/asgi_variants.py with these proposed changes instead."""
+def server(*, ws_deflate: bool | None = None, workers: int = 2,
+           logs: Path = Path("/tmp")) -> Iterator[Running]:  # fmt: skip
+    """The production shape of docker-compose.yml on a free loopback port: its uvicorn command
+    with `workers` processes (uvicorn_argv) plus one Celery worker, both on sejmi.settings as
+    shipped (service_env: DEBUG off, throttles raised); yields it running, stops both after.
+    ws_deflate: uvicorn's --ws-per-message-deflate instead of compose's (for a comparison)."""
     port = free_port()
-    env = {"DJANGO_SETTINGS_MODULE": "bench.server_settings",
-           "BENCH_DB_POOL": "1" if db_pool else "0",
-           "BENCH_PATCHES": ",".join(patches)}  # fmt: skip
-    app = "bench.asgi_variants:application" if patches else "sejmi.asgi:application"
-    web = _start(uvicorn_argv(port, workers, ws_deflate, app),
-                 logs / f"sejmi-bench-web-{port}.log", **env)  # fmt: skip
+    web = _start(uvicorn_argv(port, workers, ws_deflate), logs / f"sejmi-bench-web-{port}.log")
     celery_argv = [str(BIN / "celery"), "-A", "sejmi", "worker", "--pool", "solo",
                    "--loglevel", "WARNING", "--without-gossip", "--without-mingle",
                    "--without-heartbeat"]  # fmt: skip
-    celery = _start(celery_argv, logs / f"sejmi-bench-celery-{port}.log", **env)
+    celery = _start(celery_argv, logs / f"sejmi-bench-celery-{port}.log")
     try:
         base = f"http://127.0.0.1:{port}"
         _wait_http(base, web)

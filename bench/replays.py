@@ -10,13 +10,14 @@ postgres://postgres@127.0.0.1:5432/sejmi_bench_replays; loopback only), then:
    bot plays it out. Each command's events are stored as the live path stores them, in a
    transaction of their own: `event_store.append` + `projections.project_batch` (snapshots
    every SNAPSHOT_EVERY events included);
-2. starts `uvicorn sejmi.asgi:application` (one process, DEBUG off, throttles raised) on a free
-   loopback port and sends --requests sequential `GET /api/games/{id}/replay/?at=<random seq>`
-   over one keep-alive connection, as a spectator, after a warm-up; p50/p99 of the client's
-   wall time per request (target: p99 < 20 ms). The floor of the stack is timed the same way
-   (`GET /api/games/0/`: one query, 404), and the same seqs in-process (`selectors.replay`),
-   which tells the replay's own work from the stack's. The server runs on sejmi.settings as
-   shipped (a psycopg connection pool per process);
+2. starts the server as shipped, docker-compose.yml's uvicorn command on a free loopback port
+   with 2 workers (bench.env.uvicorn_argv; one keep-alive connection is served by one of them),
+   on sejmi.settings (a psycopg pool per process) with DEBUG off and throttles raised, and
+   sends --requests sequential `GET /api/games/{id}/replay/?at=<random seq>` over that
+   connection, as a spectator, after a warm-up; p50/p99 of the client's wall time per request
+   (target: p99 < 20 ms). The floor of the stack is timed the same way (`GET /api/games/0/`:
+   one query, 404), and the same seqs in-process (`selectors.replay`), which tells the
+   replay's own work from the stack's;
 3. runs `python manage.py verify_game ID` --verify-runs times as a new process and takes the
    wall time of each (target < 1 s), and the time the command reports for the checks alone.
 With --write-doc the figures replace the block of the "## Replays" section of
@@ -37,7 +38,6 @@ import random
 import re
 import shlex
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -47,6 +47,8 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlparse
+
+from bench.env import free_port, uvicorn_argv
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "PERFORMANCE.md"
@@ -184,24 +186,15 @@ def summary(ms: list[float]) -> dict[str, float]:
             "max": round(max(ms), 2), "mean": round(statistics.fmean(ms), 2)}  # fmt: skip
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-UVICORN = [str(Path(sys.executable).parent / "uvicorn"), "sejmi.asgi:application", "--host",
-           "127.0.0.1", "--log-level", "warning", "--no-access-log"]  # fmt: skip
-
-
 @contextmanager
 def uvicorn(log: Path) -> Iterator[str]:
-    """One uvicorn process on a free loopback port; stopped (its process group) on exit."""
+    """docker-compose.yml's uvicorn command (2 workers) on a free loopback port; stopped (its
+    process group) on exit."""
     import httpx
 
     port = free_port()
     with open(log, "wb") as out:
-        proc = subprocess.Popen([*UVICORN, "--port", str(port)], cwd=ROOT,
+        proc = subprocess.Popen(uvicorn_argv(port, workers=2), cwd=ROOT,
                                 env=service_env(), stdout=out,
                                 stderr=subprocess.STDOUT, start_new_session=True)  # fmt: skip
     base = f"http://127.0.0.1:{port}"
@@ -341,8 +334,10 @@ def doc_block(r: dict) -> str:
         f" stored in {r['store_s']} s.",
         "",
         f"Replay: {len(r['seqs'])} sequential requests at random seqs 1..{r['events']} (after"
-        f" {r['warmup']} untimed), one keep-alive connection, anonymous spectator, one uvicorn"
-        " process, DEBUG off; then as many requests for an unknown game (the floor).",
+        f" {r['warmup']} untimed), one keep-alive connection, anonymous spectator; then as many"
+        " requests for an unknown game (the floor). Server: "
+        f"`{r['server']}` (docker-compose.yml's web command on loopback; the one connection is"
+        " served by one worker), sejmi.settings as shipped, DEBUG off, throttles raised.",
         "",
         *rows,
         "",
@@ -366,23 +361,14 @@ SECTION = """## Replays
 Command: `make bench-replays` (= `.venv/bin/python -m bench.replays --write-doc`). It drops and
 migrates a database of its own (`sejmi_bench_replays`), builds one long finished game through
 the event store and the projections as the live path stores it, serves it with uvicorn on
-loopback, and times `GET /api/games/{id}/replay/?at=` and `manage.py verify_game ID` (code:
-`bench/replays.py`; `--profile` prints where the time goes). It rewrites only the block below.
+loopback as docker-compose.yml starts it, and times `GET /api/games/{id}/replay/?at=` and
+`manage.py verify_game ID` (code: `bench/replays.py`; `--profile` prints where the time goes).
+It rewrites only the block below.
 
 How to read the figures: the replay's own work (in-process rows) is a small part of a request;
 the rest is the HTTP stack (uvicorn, Django, DRF, the client), which the floor row measures on
-a request that does almost nothing. The machine has 2 cores shared with PostgreSQL and, while
-these were measured, with other sessions' test runs and benchmarks. Over six runs on
-2026-11-30 with the load average between 0.9 and 1.7, the replay p99 was 11 to 17 ms (one
-request in 500, the max, takes 70 to 90 ms in every run); the median `verify_game` was 0.90 to
-1.15 s and the slowest 1.03 to 1.40 s, so that target is met or missed by the machine's mood.
-With the load average above 4 the replay p99 reached 90 ms. `verify_game` is mostly start-up:
-imports take 0.6 to 0.8 s (`python -X importtime manage.py verify_game ID`), among them the
-`daphne` app (in INSTALLED_APPS so that runserver serves ASGI) 0.16 to 0.19 s, the Celery app
-0.07 to 0.09 s and psycopg_pool 0.05 s. The checks take 0.14 to 0.15 s in the new process (the
-first connection included) and 75 ms warm for 2,186 events (loading the rows 31 ms, the hash
-chain 14 ms, re-execution 13 ms, re-deriving rolls and shuffles 8 ms). Leaving `daphne` out of
-INSTALLED_APPS outside development would save about 0.2 s on every manage.py command.
+a request that does almost nothing. `verify_game`'s wall time is mostly Python and Django
+start-up (`python -X importtime manage.py verify_game ID` shows where).
 
 """
 
@@ -430,6 +416,7 @@ def main(argv: list[str] | None = None) -> dict:
         "turns": state_at(gid, events).turn, "warmup": args.warmup,
         "snapshots": GameSnapshot.objects.filter(game_id=gid).count(),
         "snapshot_every": SNAPSHOT_EVERY, "store_s": round(store_s, 1),
+        "server": shlex.join(["uvicorn", *uvicorn_argv("<free port>", workers=2)[1:]]),
         "http_ms": http, "seqs": seqs,
         "in_process_ms": {k: summary(v) for k, v in in_process.items()},
         "verify_s": {k: [round(x, 3) for x in v] for k, v in verify.items()},

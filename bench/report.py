@@ -137,7 +137,9 @@ def markdown(result: dict) -> str:
         f"Measured {result['started']} on commit {result['code']} with `{result['command']}` "
         f"in {result['took_s']:.0f} s; load average before {result['load_before']}, after "
         f"{result['load_after']}.",
-        f"Server: `{result['server']}` (2 workers) plus one Celery worker, {result['settings']}.",
+        f"Server: `{result['server']}` (docker-compose.yml's web command on loopback, 2 workers "
+        "for the 2 cores) plus one Celery worker (`--pool solo`), on sejmi.settings as shipped "
+        "(psycopg pool per process), DEBUG off, throttles raised.",
         "",
     ]
     if "appends" in result:

@@ -1,15 +1,15 @@
 """`make bench-service`: the service benchmarks of issue 3, one after another.
 
-    python -m bench.run [--only appends,http,fanout] [--write-doc] [--json FILE] [--as-shipped]
+    python -m bench.run [--only appends,http,fanout] [--write-doc] [--json FILE]
 
 Prepares a fresh `sejmi_bench` database and a private Redis database (bench.env), runs each
 benchmark (each bounded to about two minutes), prints a summary and, with --write-doc, puts the
 figures into the Service section of docs/PERFORMANCE.md.
 
-The servers run with a psycopg connection pool (bench/server_settings.py) unless --as-shipped:
-as shipped, CONN_MAX_AGE=60 under ASGI gives every request's thread a connection of its own,
-and 50 concurrent games exhausted PostgreSQL's 100 connections (500 answers, and other users
-of the same PostgreSQL refused too). --as-shipped is for a PostgreSQL that nobody else uses.
+The servers are the product as shipped: docker-compose.yml's uvicorn command on loopback with
+2 workers (bench.env.uvicorn_argv) plus one Celery worker, on sejmi.settings (DEBUG off and
+throttles raised through the environment). The fan-out runs once more with uvicorn's
+per-message deflate on, the one server option left to compare.
 """
 
 from __future__ import annotations
@@ -33,8 +33,6 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--only", default=",".join(PARTS), help="any of " + ",".join(PARTS))
     parser.add_argument("--write-doc", action="store_true", help="update docs/PERFORMANCE.md")
     parser.add_argument("--json", help="also write the raw figures to this file")
-    parser.add_argument("--as-shipped", action="store_true",
-                        help="server on sejmi.settings untouched (no pool)")  # fmt: skip
     parser.add_argument("--http-seconds", type=float, default=25)
     parser.add_argument("--spectators", type=int, default=500)
     args = parser.parse_args(argv)
@@ -64,9 +62,7 @@ def main(argv: list[str] | None = None) -> dict:
         "load_before": env.load(),
         "code": _code_version(),
         "server": shlex.join(["uvicorn", *env.uvicorn_argv("<free port>")[1:]]),
-        "settings": "sejmi.settings as shipped" if args.as_shipped else
-                    "sejmi.settings + a psycopg connection pool (bench/server_settings.py)",
-    }  # fmt: skip
+    }
     env.prepare()
     try:
         if "appends" in args.only:
@@ -91,7 +87,7 @@ def _http(args: argparse.Namespace) -> dict:
 
     seated, s = tables(50), args.http_seconds
     print("moves over HTTP ...", flush=True)
-    with env.server(db_pool=not args.as_shipped) as server:
+    with env.server() as server:
         phases = run(server, seated, [
             Phase("one game at a time", 0, games=1, seconds=s / 2),
             Phase("flat out", 0, seconds=s), Phase("paced", 1000, seconds=s),
@@ -100,22 +96,19 @@ def _http(args: argparse.Namespace) -> dict:
             "phases": phases}  # fmt: skip
 
 
-FANOUT_VARIANTS = [  # (label, uvicorn's per-message deflate, patches of bench/asgi_variants.py)
-    ("as is", True, ()),
-    ("`--ws-per-message-deflate false`", False, ()),
-    ("deflate off + consumer without per-message `aclose_old_connections`", False,
-     ("fast_dispatch",)),
-]  # fmt: skip
+FANOUT_VARIANTS = [  # (label, uvicorn's --ws-per-message-deflate; None: as shipped)
+    ("as shipped", None),
+    ("`--ws-per-message-deflate true`", True),
+]
 
 
 def _fanout(args: argparse.Namespace) -> list[dict]:
     from bench import fanout
 
     runs = []
-    for label, deflate, patches in FANOUT_VARIANTS:
+    for label, deflate in FANOUT_VARIANTS:
         print(f"fan-out ({label}) ...", flush=True)
-        with env.server(db_pool=not args.as_shipped, ws_deflate=deflate,
-                        patches=patches) as server:  # fmt: skip
+        with env.server(ws_deflate=deflate) as server:
             run = fanout.run(server, spectators=args.spectators)
         runs.append({"variant": label, **run})
     return runs
