@@ -56,6 +56,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "sejmi.middleware.SyncViewsInOneHop",  # last: see its docstring
 ]
 
 ROOT_URLCONF = "sejmi.urls"
