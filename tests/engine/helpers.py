@@ -55,3 +55,32 @@ def rigged(seats: int = 4, **kw) -> Game:
     """A rigged game that starts at once; by default seat 0 is the first Kostič."""
     kw.setdefault("first", 0)
     return Game(seats, **kw)
+
+
+def bot_game(seed: bytes, seats: int = 4, variant: str = "standard", *, duel_coin: bool = False,
+             rig: dict | None = None, ends: list[int] | None = None,
+             offset: int = 0) -> list[Event]:  # fmt: skip
+    """A whole game of bots (heuristic and random mixed, `offset` shifts who gets which);
+    every 11th step times out (R21). `ends` gets the log's length after each command."""
+    import random
+
+    from games.engine import HeuristicBot, RandomBot, Timeout
+
+    options = {"bots": list(range(seats)), "duel_coin": duel_coin}
+    events = new_game(seats=seats, seed=seed, variant=variant, options=options, rig=rig)
+    rnd = random.Random(seed)
+    bots = [HeuristicBot() if (p + offset) % 2 else RandomBot(rnd) for p in range(seats)]
+    state = fold(events)
+    for step in range(20_000):
+        if state.status != "active":
+            return events
+        if step % 11 == 10:
+            command, actor = Timeout(), None
+        else:
+            actor = state.awaiting[0]
+            command = bots[actor].choose(state, actor)
+        new, state = execute(state, command, actor=actor, seed=seed)
+        events += new
+        if ends is not None:
+            ends.append(len(events))
+    raise AssertionError("the bot game did not end")

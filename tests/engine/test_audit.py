@@ -6,48 +6,18 @@ Seqs are 1-based: the event at list index i has seq i + 1.
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from games.engine import (
     Event,
-    HeuristicBot,
-    RandomBot,
-    Timeout,
-    execute,
     fold,
-    new_game,
 )
 from games.engine import events as ev
 from games.engine.audit import rederive, verify_events
 from games.engine.simulate import game_seed
+from tests.engine.helpers import bot_game
 
 OTHER_SEED = bytes(32)
-
-
-def bot_game(seed: bytes, seats: int = 4, variant: str = "standard", *, duel_coin: bool = False,
-             rig: dict | None = None, ends: list[int] | None = None) -> list[Event]:  # fmt: skip
-    """A whole game of bots (heuristic and random mixed); every 11th step times out (R21).
-    `ends` gets the log's length after each command: where a stored log can end."""
-    options = {"bots": list(range(seats)), "duel_coin": duel_coin}
-    events = new_game(seats=seats, seed=seed, variant=variant, options=options, rig=rig)
-    rnd = random.Random(seed)
-    bots = [HeuristicBot() if p % 2 else RandomBot(rnd) for p in range(seats)]
-    state = fold(events)
-    for step in range(20_000):
-        if state.status != "active":
-            return events
-        if step % 11 == 10:
-            command, actor = Timeout(), None
-        else:
-            actor = state.awaiting[0]
-            command = bots[actor].choose(state, actor)
-        new, state = execute(state, command, actor=actor, seed=seed)
-        events += new
-        if ends is not None:
-            ends.append(len(events))
-    raise AssertionError("the bot game did not end")
 
 
 def has_everything(events: list[Event]) -> bool:

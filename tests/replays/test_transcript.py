@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from games.engine import (
@@ -13,18 +11,16 @@ from games.engine import (
     ChooseNeighbor,
     Deck,
     Handoff,
-    HeuristicBot,
     Join,
     Play,
-    RandomBot,
     Timeout,
-    execute,
     fold,
     new_game,
 )
 from games.engine.events import EVENT_TYPES
 from replays.phrases import PHRASES
 from replays.transcript import FORMATTERS, display_names, transcript
+from tests.engine import helpers
 from tests.engine.helpers import SEED, Game
 
 NAMES = ["anna", "bob", "carl", "dana"]
@@ -310,23 +306,8 @@ EMPTY_FIRST_HAND = {"first": 0, "hands": [[], ["C25"], ["C26", "C27"]]}  # R5 tu
 
 def bot_game(seats: int, variant: str, duel_coin: bool, index: int, rig=None) -> list:
     """Bots in every seat (heuristic and random mixed); every 11th step is a timeout (R21)."""
-    seed = bytes([index]) * 32
-    options = {"bots": list(range(seats)), "duel_coin": duel_coin}
-    events = new_game(seats=seats, seed=seed, variant=variant, options=options, rig=rig)
-    rnd = random.Random(index)
-    bots = [HeuristicBot() if (p + index) % 2 else RandomBot(rnd) for p in range(seats)]
-    state = fold(events)
-    for step in range(20_000):
-        if state.status != "active":
-            return events
-        if step % 11 == 10:
-            command, actor = Timeout(), None
-        else:
-            actor = state.awaiting[0]
-            command = bots[actor].choose(state, actor)
-        new, state = execute(state, command, actor=actor, seed=seed)
-        events += new
-    raise AssertionError("the bot game did not end")
+    return helpers.bot_game(bytes([index]) * 32, seats, variant, duel_coin=duel_coin, rig=rig,
+                            offset=index)  # fmt: skip
 
 
 @pytest.fixture(scope="module")
