@@ -58,11 +58,12 @@ def service_env(**extra: str) -> dict[str, str]:
     return env
 
 
-def fresh_database() -> None:
-    """DROP and CREATE the bench database, then `manage.py migrate` into it."""
+def fresh_database(database_url: str = DATABASE_URL, **env: str) -> None:
+    """DROP and CREATE a bench database (sejmi_bench* only), then `manage.py migrate` into it."""
     import psycopg
 
-    url = urlparse(DATABASE_URL)
+    _loopback_only(database_url)
+    url = urlparse(database_url)
     name = url.path.lstrip("/")
     if not name.startswith("sejmi_bench"):
         raise SystemExit(f"refusing to recreate {name!r}: the bench database is sejmi_bench*")
@@ -71,7 +72,8 @@ def fresh_database() -> None:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{name}"')
     subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT,
-                   env=service_env(), check=True, timeout=120)  # fmt: skip
+                   env=service_env(DATABASE_URL=database_url, **env), check=True,
+                   timeout=300)  # fmt: skip
 
 
 def flush_redis() -> None:
@@ -100,13 +102,13 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def _start(argv: Sequence[str], log: Path, **env: str) -> subprocess.Popen:
+def start(argv: Sequence[str], log: Path, **env: str) -> subprocess.Popen:
     with open(log, "wb") as out:  # the child keeps its own handle
         return subprocess.Popen(argv, cwd=ROOT, env=service_env(**env), stdout=out,
                                 stderr=subprocess.STDOUT, start_new_session=True)  # fmt: skip
 
 
-def _stop(proc: subprocess.Popen) -> None:
+def stop(proc: subprocess.Popen) -> None:
     """SIGTERM the process group we started (uvicorn's workers, celery's), then SIGKILL."""
     if proc.poll() is not None:
         return
@@ -118,7 +120,7 @@ def _stop(proc: subprocess.Popen) -> None:
         proc.wait(timeout=5)
 
 
-def _wait_http(base: str, proc: subprocess.Popen, timeout: float = 30) -> None:
+def wait_http(base: str, proc: subprocess.Popen, timeout: float = 30) -> None:
     import httpx
 
     deadline = time.monotonic() + timeout
@@ -236,18 +238,43 @@ def server(*, ws_deflate: bool | None = None, workers: int = 2,
     shipped (service_env: DEBUG off, throttles raised); yields it running, stops both after.
     ws_deflate: uvicorn's --ws-per-message-deflate instead of compose's (for a comparison)."""
     port = free_port()
-    web = _start(uvicorn_argv(port, workers, ws_deflate), logs / f"sejmi-bench-web-{port}.log")
+    web = start(uvicorn_argv(port, workers, ws_deflate), logs / f"sejmi-bench-web-{port}.log")
     celery_argv = [str(BIN / "celery"), "-A", "sejmi", "worker", "--pool", "solo",
                    "--loglevel", "WARNING", "--without-gossip", "--without-mingle",
                    "--without-heartbeat"]  # fmt: skip
-    celery = _start(celery_argv, logs / f"sejmi-bench-celery-{port}.log")
+    celery = start(celery_argv, logs / f"sejmi-bench-celery-{port}.log")
     try:
         base = f"http://127.0.0.1:{port}"
-        _wait_http(base, web)
+        wait_http(base, web)
         yield Running(base, web.pid, celery.pid)
     finally:
-        _stop(web)
-        _stop(celery)
+        stop(web)
+        stop(celery)
+
+
+@contextmanager
+def web_only(log: Path, **env: str) -> Iterator[str]:
+    """docker-compose.yml's uvicorn command (2 workers) alone on a free loopback port; yields
+    its base URL, stops its process group after."""
+    port = free_port()
+    web = start(uvicorn_argv(port, 2), log, **env)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        wait_http(base, web)
+        yield base
+    finally:
+        stop(web)
+
+
+def code_version() -> str:
+    """The commit measured (BENCH_COMMIT names it when the tree is an exported snapshot)."""
+    if os.environ.get("BENCH_COMMIT"):
+        return os.environ["BENCH_COMMIT"]
+    git = ["git", "-C", str(ROOT)]
+    head = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    dirty = subprocess.run([*git, "status", "--porcelain", "--untracked-files=no"],
+                           capture_output=True, text=True).stdout.strip()  # fmt: skip
+    return (head.stdout.strip() or "unknown") + (" with uncommitted changes" if dirty else "")
 
 
 def percentile(values: Sequence[float], q: float) -> float:

@@ -31,31 +31,26 @@ import argparse
 import cProfile
 import io
 import json
-import math
 import os
 import pstats
 import random
 import re
 import shlex
-import signal
 import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from urllib.parse import urlparse
 
-from bench.env import free_port, uvicorn_argv
+from bench import env
+from bench.env import uvicorn_argv
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "PERFORMANCE.md"
 DATABASE_URL = os.environ.get(
     "BENCH_REPLAYS_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/sejmi_bench_replays"
 )
-UNLIMITED = "1000000/min"
 BEGIN, END = "<!-- bench-replays:begin", "<!-- bench-replays:end -->"
 TARGET_P99_MS, TARGET_VERIFY_S = 20.0, 1.0
 
@@ -77,32 +72,13 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def service_env() -> dict[str, str]:
-    """Production-like settings on the bench database: DEBUG off, no Redis, no runner thread,
-    throttles out of the way (one client sends hundreds of requests a second)."""
-    env = dict(os.environ)
-    env.update(
-        DJANGO_SETTINGS_MODULE="sejmi.settings", DATABASE_URL=DATABASE_URL, REDIS_URL="",
-        DEBUG="0", SEJMI_INPROCESS_RUNNER="0", SEJMI_ALLOW_RIGGED="0", LOG_LEVEL="ERROR",
-        SEJMI_THROTTLE_ANON=UNLIMITED, SEJMI_THROTTLE_USER=UNLIMITED,
-    )  # fmt: skip
-    return env
+    """bench.env's settings on this benchmark's database, without Redis (nothing is broadcast)."""
+    return env.service_env(DATABASE_URL=DATABASE_URL, REDIS_URL="")
 
 
 def fresh_database() -> None:
-    """DROP and CREATE the bench database (sejmi_bench* only), migrate it, set up Django."""
-    import psycopg
-
-    url = urlparse(DATABASE_URL)
-    if url.hostname not in {"127.0.0.1", "localhost", "::1"}:
-        raise SystemExit(f"benchmarks run on loopback only, not {DATABASE_URL}")
-    name = url.path.lstrip("/")
-    if not name.startswith("sejmi_bench"):
-        raise SystemExit(f"refusing to recreate {name!r}: the bench database is sejmi_bench*")
-    with psycopg.connect(url._replace(path="/postgres").geturl(), autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT,
-                   env=service_env(), check=True, timeout=300)  # fmt: skip
+    """DROP, CREATE and migrate this benchmark's database; this process set up on it."""
+    env.fresh_database(DATABASE_URL, REDIS_URL="")
     os.environ.update(service_env())
     import django
 
@@ -174,52 +150,10 @@ def store_game(seed: bytes, batches: list[list]) -> int:
 # Measuring
 
 
-def percentile(xs: list[float], q: float) -> float:
-    """Nearest rank: the smallest value with at least q of the values at or below it."""
-    ordered = sorted(xs)
-    return ordered[max(0, math.ceil(q * len(ordered)) - 1)]
-
-
 def summary(ms: list[float]) -> dict[str, float]:
-    return {"n": len(ms), "p50": round(percentile(ms, 0.5), 2),
-            "p90": round(percentile(ms, 0.9), 2), "p99": round(percentile(ms, 0.99), 2),
+    return {"n": len(ms), "p50": round(env.percentile(ms, 50), 2),
+            "p90": round(env.percentile(ms, 90), 2), "p99": round(env.percentile(ms, 99), 2),
             "max": round(max(ms), 2), "mean": round(statistics.fmean(ms), 2)}  # fmt: skip
-
-
-@contextmanager
-def uvicorn(log: Path) -> Iterator[str]:
-    """docker-compose.yml's uvicorn command (2 workers) on a free loopback port; stopped (its
-    process group) on exit."""
-    import httpx
-
-    port = free_port()
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(uvicorn_argv(port, workers=2), cwd=ROOT,
-                                env=service_env(), stdout=out,
-                                stderr=subprocess.STDOUT, start_new_session=True)  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"uvicorn exited with {proc.returncode}; see {log}")
-            try:
-                if httpx.get(f"{base}/api/replays/", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"uvicorn did not answer within 30 s; see {log}")
-            time.sleep(0.2)
-        yield base
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(timeout=5)
 
 
 def over_http(base: str, gid: int, seqs: list[int], warmup: list[int]) -> dict[str, list]:
@@ -291,14 +225,6 @@ def profiled(label: str, call, top: int = 18) -> str:
 
 
 # The report
-
-
-def code_version() -> str:
-    git = ["git", "-C", str(ROOT)]
-    head = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
-    dirty = subprocess.run([*git, "status", "--porcelain", "--untracked-files=no"],
-                           capture_output=True, text=True).stdout.strip()  # fmt: skip
-    return (head.stdout.strip() or "unknown") + (" with uncommitted changes" if dirty else "")
 
 
 def met(ok: bool) -> str:
@@ -403,14 +329,14 @@ def main(argv: list[str] | None = None) -> dict:
     print(f"game {gid}: {events} events in {len(batches)} commands, stored in {store_s:.1f} s")
 
     log = Path(os.environ.get("TMPDIR", "/tmp")) / "bench-replays-uvicorn.log"  # the last run's
-    with uvicorn(log) as base:
+    with env.web_only(log, DATABASE_URL=DATABASE_URL, REDIS_URL="") as base:
         http = {k: summary(v) for k, v in over_http(base, gid, seqs, warmup).items()}
     in_process = replay_in_process(gid, seqs)
     verify = verify_runs(gid, args.verify_runs)
     from games.selectors import state_at
 
     result = {
-        "when": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), "commit": code_version(),
+        "when": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), "commit": env.code_version(),
         "command": shlex.join(["python", "-m", "bench.replays", *(argv or sys.argv[1:])]),
         "game": gid, "events": events, "commands": len(batches),
         "turns": state_at(gid, events).turn, "warmup": args.warmup,

@@ -16,9 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shlex
-import subprocess
 import sys
 import time
 from datetime import UTC, datetime
@@ -42,17 +40,6 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
-def _code_version() -> str:
-    """The commit measured (BENCH_COMMIT names it when the tree is an exported snapshot)."""
-    if os.environ.get("BENCH_COMMIT"):
-        return os.environ["BENCH_COMMIT"]
-    git = ["git", "-C", str(env.ROOT)]
-    head = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
-    dirty = subprocess.run([*git, "status", "--porcelain", "--untracked-files=no"],
-                           capture_output=True, text=True).stdout.strip()  # fmt: skip
-    return (head.stdout.strip() or "unknown") + (" with uncommitted changes" if dirty else "")
-
-
 def main(argv: list[str] | None = None) -> dict:
     args = _args(argv)
     started = time.monotonic()
@@ -60,7 +47,7 @@ def main(argv: list[str] | None = None) -> dict:
         "started": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "command": "python -m bench.run " + shlex.join(sys.argv[1:] if argv is None else argv),
         "load_before": env.load(),
-        "code": _code_version(),
+        "code": env.code_version(),
         "server": shlex.join(["uvicorn", *env.uvicorn_argv("<free port>")[1:]]),
     }
     env.prepare()
