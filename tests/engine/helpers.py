@@ -84,3 +84,21 @@ def bot_game(seed: bytes, seats: int = 4, variant: str = "standard", *, duel_coi
         if ends is not None:
             ends.append(len(events))
     raise AssertionError("the bot game did not end")
+
+
+def gain(game: Game, target: int | None = None) -> list[Event]:
+    """The Kostič plays a one-player GAIN_1 on `target` (himself by default); everyone passes."""
+    from games.engine import Play, legal_commands
+
+    k = game.state.kostic
+    target = k if target is None else target
+    deck = game.state.deck
+    play = next(
+        c
+        for c in legal_commands(game.state, k)
+        if isinstance(c, Play)
+        and c.scope == "one"
+        and c.target == target
+        and deck.card(c.card).effects[c.effect].kind == "GAIN_1"
+    )
+    return game.do(play, k) + game.passes()

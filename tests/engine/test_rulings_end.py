@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 import pytest
-from helpers import SEED, Game, rigged
+from helpers import SEED, Game, gain, rigged
 
 from games.engine import (
     Bet,
@@ -46,22 +46,6 @@ class DuelGame(Game):
         self.state = fold(self.events)
         for seat in range(seats):
             self.do(Join(f"p{seat}", seat))
-
-
-def gain(game: Game, target: int | None = None) -> list:
-    """The Kostič plays a one-player GAIN_1 on `target` (himself by default); everyone passes."""
-    k = game.state.kostic
-    target = k if target is None else target
-    deck = game.state.deck
-    play = next(
-        c
-        for c in legal_commands(game.state, k)
-        if isinstance(c, Play)
-        and c.scope == "one"
-        and c.target == target
-        and deck.card(c.card).effects[c.effect].kind == "GAIN_1"
-    )
-    return game.do(play, k) + game.passes()
 
 
 def of_type(events, kind: str) -> list[dict]:

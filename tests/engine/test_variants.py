@@ -5,9 +5,9 @@ other's hands, R23)."""
 from __future__ import annotations
 
 import pytest
-from helpers import SEED, rigged
+from helpers import SEED, gain, rigged
 
-from games.engine import Handoff, IllegalCommand, Play, legal_commands, new_game, redact_event
+from games.engine import Handoff, IllegalCommand, Play, new_game, redact_event
 from games.engine import view_for as view
 
 # Seat 0 (the Kostič) eliminates seat 2 with green LOSE_1 (C25); everyone else holds one-player
@@ -15,23 +15,6 @@ from games.engine import view_for as view
 HANDS = [["C25", "C29", "C30"], ["C31", "C32", "C33"], ["C34", "C35", "C36"], ["C03", "C08", "C17"]]
 GAIN_TOP = ["C20", "C26", "C01", "C02", "C10", "C13"]
 DECLINE = Handoff(None, None)
-
-
-def gain(game, target: int | None = None) -> None:
-    """The Kostič plays a one-player GAIN_1 on `target` (himself by default); everyone passes."""
-    k = game.state.kostic
-    target = k if target is None else target
-    deck = game.state.deck
-    play = next(
-        c
-        for c in legal_commands(game.state, k)
-        if isinstance(c, Play)
-        and c.scope == "one"
-        and c.target == target
-        and deck.card(c.card).effects[c.effect].kind == "GAIN_1"
-    )
-    game.do(play, k)
-    game.passes()
 
 
 def seat_2_out(variant: str, lives: list[int], handoff: Handoff = DECLINE):
