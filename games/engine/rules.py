@@ -44,11 +44,11 @@ def is_high(lives: int) -> bool:
 def meets_condition(kind: str, lives: int) -> bool:
     """R9/R33: the condition an affected player must meet, read on the snapshot (R6, R24)."""
     if kind == BLAST:
-        return lives >= 4
+        return is_high(lives)
     if kind == HALVE_EVEN or kind == EVEN_DOWN:
         return lives % 2 == 0
     if kind == DOUBLE_LOW:
-        return lives <= 3
+        return is_low(lives)
     if kind == ODD_UP:
         return lives % 2 == 1
     return True
