@@ -13,8 +13,6 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.utils import timezone
 
-from games.codec import state_to_json
-from games.engine import GameState
 from games.event_store import iso
 from games.models import GameEvent, GameProjection
 
@@ -27,12 +25,12 @@ def group_name(game_id: int) -> str:
     return f"game_{game_id}"
 
 
-def committed(game_id: int, rows: list[GameEvent], state: GameState, proj: GameProjection) -> None:
-    broadcast(game_id, rows, state, proj)
+def committed(game_id: int, rows: list[GameEvent], proj: GameProjection) -> None:
+    broadcast(game_id, rows, proj)
     schedule(game_id, proj)
 
 
-def broadcast(game_id: int, rows: list[GameEvent], state: GameState, proj: GameProjection) -> None:
+def broadcast(game_id: int, rows: list[GameEvent], proj: GameProjection) -> None:
     message = {
         "type": "game.committed",
         "game": game_id,
@@ -40,7 +38,7 @@ def broadcast(game_id: int, rows: list[GameEvent], state: GameState, proj: GameP
         "events": [
             {"seq": r.seq, "type": r.type, "v": r.v, "at": iso(r.at), "data": r.data} for r in rows
         ],  # fmt: skip
-        "state": state_to_json(state),
+        "state": proj.state,  # the state JSON the projection stored in this transaction
         "deadline": iso(proj.deadline_at) if proj.deadline_at else None,
     }
     try:

@@ -196,5 +196,5 @@ def _append(game_id: int, proj: GameProjection | None, before: GameState | None,
                               events=events, at=at)  # fmt: skip
     proj = project_batch(game_id=game_id, proj=proj, before=before, events=events, after=after,
                          head_seq=rows[-1].seq, head_hash=rows[-1].hash, at=at)  # fmt: skip
-    transaction.on_commit(lambda: notify.committed(game_id, rows, after, proj))
+    transaction.on_commit(lambda: notify.committed(game_id, rows, proj))
     return Committed(game_id, rows[-1].seq, after, proj.deadline_at)

@@ -418,9 +418,9 @@ async def test_a_later_batch_sent_straight_to_the_group_fills_the_gap_once(
 def _broadcast_last_batch(gid: int, after: int) -> list[int]:
     """group_send the committed events after `after` as one `game.committed` message, as
     games.notify does after a commit. Returns their seqs."""
-    proj, state = selectors.current(gid)
+    proj, _ = selectors.current(gid)
     rows = list(GameEvent.objects.filter(game_id=gid, seq__gt=after).order_by("seq"))
-    notify.broadcast(gid, rows, state, proj)
+    notify.broadcast(gid, rows, proj)
     return [r.seq for r in rows]
 
 
