@@ -10,6 +10,8 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/", include("games.urls")),
     path("api/", include("replays.urls")),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("", include("frontend.urls")),
 ]
 
 handler404 = "games.api_errors.not_found_view"

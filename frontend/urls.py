@@ -1,0 +1,16 @@
+"""Browser pages (API.md "Web pages"): server-rendered templates; the live table and the
+replay viewer are ES modules that speak only the public API."""
+
+from django.urls import path
+
+from frontend import pages, table_pages
+
+urlpatterns = [
+    path("", pages.lobby, name="lobby"),
+    path("signup/", pages.signup, name="signup"),
+    path("login/", pages.login_page, name="login"),
+    path("logout/", pages.logout_page, name="logout"),
+    path("me/", pages.my_games, name="my-games"),
+    path("games/<int:game_id>/", table_pages.table, name="table"),
+    path("games/<int:game_id>/replay/", table_pages.replay, name="replay-page"),
+]
