@@ -184,7 +184,7 @@ def replay_in_process(gid: int, seqs: list[int]) -> dict[str, list[float]]:
     """Milliseconds per call of `selectors.replay` and of its `state_at` alone."""
     from django.contrib.auth.models import AnonymousUser
 
-    from games import selectors
+    from replays import selectors
 
     whole, state = [], []
     for at in seqs:
@@ -333,7 +333,7 @@ def main(argv: list[str] | None = None) -> dict:
         http = {k: summary(v) for k, v in over_http(base, gid, seqs, warmup).items()}
     in_process = replay_in_process(gid, seqs)
     verify = verify_runs(gid, args.verify_runs)
-    from games.selectors import state_at
+    from replays.selectors import state_at
 
     result = {
         "when": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), "commit": env.code_version(),
@@ -355,7 +355,7 @@ def main(argv: list[str] | None = None) -> dict:
     if args.profile:
         from django.contrib.auth.models import AnonymousUser
 
-        from games import selectors
+        from replays import selectors
         from replays.verification import verify_game
 
         print(profiled(f"{len(seqs)} x selectors.replay", lambda: [

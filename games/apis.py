@@ -1,26 +1,23 @@
-"""REST endpoints of API.md: thin — parse, authorize, call one service or selector."""
+"""REST endpoints of API.md for accounts and games (replays and audits: replays/): thin —
+parse, authorize, call one service or selector."""
 
 from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
-from rest_framework.exceptions import ParseError
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from games import accounts, selectors, services
+from games.api_base import Api, answers, choice_param, int_param, json_object
 from games.engine.state import VARIANTS
 from games.errors import ApiError
 from games.serializers import (
-    AuditSerializer,
     CommandAnswerSerializer,
     CommandSerializer,
     CreateGameSerializer,
     CredentialsSerializer,
-    ErrorSerializer,
     EventsSerializer,
     GameSummarySerializer,
     JoinSerializer,
@@ -28,60 +25,9 @@ from games.serializers import (
     TokenSerializer,
     ViewSerializer,
 )  # fmt: skip
-from replays.verification import game_audit
 
 MAX_KEY_LENGTH = 200
 STATUSES = ("lobby", "active", "ended")
-
-
-class JsonParser(JSONParser):
-    """DRF's JSON parser, except that absurd nesting is bad input (400), not a crash (500)."""
-
-    def parse(self, stream, media_type=None, parser_context=None):
-        try:
-            return super().parse(stream, media_type, parser_context)
-        except RecursionError:
-            raise ParseError("JSON parse error - nested too deeply") from None
-
-
-class Api(APIView):
-    parser_classes = [JsonParser]
-
-
-def answers(ok: int, shape, *errors: int) -> dict:
-    """The schema's responses: the answer, and the error shape for each 4xx status."""
-    return {ok: shape, **{status_: ErrorSerializer for status_ in errors}}
-
-
-def _object(request: Request, allowed: set[str]) -> dict:
-    """The body as a JSON object with only `allowed` fields (an empty body is `{}`)."""
-    body = request.data
-    if not isinstance(body, dict):
-        raise ApiError("invalid", "the body is a JSON object")
-    unknown = set(body) - allowed
-    if unknown:
-        raise ApiError("invalid", f"unknown fields: {', '.join(sorted(unknown))}")
-    return body
-
-
-def _int_param(request: Request, name: str, default: int | None = None) -> int:
-    raw = request.query_params.get(name)
-    if raw is None and default is not None:
-        return default
-    try:
-        value = int(raw)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        raise ApiError("invalid", f"query parameter {name} must be a whole number") from None
-    if value < 0:
-        raise ApiError("invalid", f"query parameter {name} must not be negative")
-    return value
-
-
-def _choice_param(request: Request, name: str, choices: tuple[str, ...]) -> str | None:
-    value = request.query_params.get(name)
-    if value is not None and value not in choices:
-        raise ApiError("invalid", f"query parameter {name} is one of {', '.join(choices)}")
-    return value
 
 
 class RegisterApi(Api):
@@ -92,7 +38,7 @@ class RegisterApi(Api):
         request=CredentialsSerializer, responses=answers(201, RegisteredSerializer, 400, 409, 429)
     )
     def post(self, request: Request) -> Response:
-        data = CredentialsSerializer(data=_object(request, {"username", "password"}))
+        data = CredentialsSerializer(data=json_object(request, {"username", "password"}))
         data.is_valid(raise_exception=True)
         token, username = accounts.user_register(**data.validated_data)
         return Response({"token": token, "username": username}, status=status.HTTP_201_CREATED)
@@ -106,7 +52,7 @@ class TokenApi(Api):
         request=CredentialsSerializer, responses=answers(200, TokenSerializer, 400, 401, 429)
     )
     def post(self, request: Request) -> Response:
-        data = CredentialsSerializer(data=_object(request, {"username", "password"}))
+        data = CredentialsSerializer(data=json_object(request, {"username", "password"}))
         data.is_valid(raise_exception=True)
         return Response({"token": accounts.token_for(**data.validated_data)})
 
@@ -125,13 +71,13 @@ class GamesApi(Api):
         responses=answers(200, GameSummarySerializer(many=True), 400),
     )
     def get(self, request: Request) -> Response:
-        return Response(selectors.lobby(_choice_param(request, "status", STATUSES),
-                                        variant=_choice_param(request, "variant", VARIANTS),
+        return Response(selectors.lobby(choice_param(request, "status", STATUSES),
+                                        variant=choice_param(request, "variant", VARIANTS),
                                         player=request.query_params.get("player")))  # fmt: skip
 
     @extend_schema(request=CreateGameSerializer, responses=answers(201, ViewSerializer, 400, 401))
     def post(self, request: Request) -> Response:
-        body = _object(request, {"seats", "variant", "options", "rig"})
+        body = json_object(request, {"seats", "variant", "options", "rig"})
         done = services.game_create(user=request.user, seats=body.get("seats"),
                                     variant=body.get("variant", "standard"),
                                     options=body.get("options"), rig=body.get("rig"))  # fmt: skip
@@ -155,7 +101,7 @@ class JoinApi(Api):
         request=JoinSerializer, responses=answers(200, ViewSerializer, 400, 401, 404, 409)
     )
     def post(self, request: Request, game_id: int) -> Response:
-        seat = _object(request, {"seat"}).get("seat")
+        seat = json_object(request, {"seat"}).get("seat")
         done = services.game_join(user=request.user, game_id=game_id, seat=seat)
         return Response(selectors.game_view(game_id, done.state, request.user, seq=done.seq,
                                             deadline=done.deadline_at))  # fmt: skip
@@ -187,22 +133,5 @@ class EventsApi(Api):
         responses=answers(200, EventsSerializer, 400, 404),
     )
     def get(self, request: Request, game_id: int) -> Response:
-        after = _int_param(request, "after", 0)
+        after = int_param(request, "after", 0)
         return Response({"events": selectors.game_events(game_id, request.user, after=after)})
-
-
-class ReplayApi(Api):
-    permission_classes = [AllowAny]
-
-    @extend_schema(parameters=[OpenApiParameter("at", int, required=True)],
-                   responses=answers(200, ViewSerializer, 400, 404))  # fmt: skip
-    def get(self, request: Request, game_id: int) -> Response:
-        return Response(selectors.replay(game_id, request.user, at=_int_param(request, "at")))
-
-
-class AuditApi(Api):
-    permission_classes = [AllowAny]
-
-    @extend_schema(responses=answers(200, AuditSerializer, 403, 404))
-    def get(self, request: Request, game_id: int) -> Response:
-        return Response(game_audit(game_id=game_id, user=request.user))

@@ -1,4 +1,5 @@
-"""Reads: views, event lists, replays and lobby lists, always redacted for the caller (R23)."""
+"""Reads: views, event lists and lobby lists, always redacted for the caller (R23). Replays of
+the past: replays/selectors.py."""
 
 from __future__ import annotations
 
@@ -7,9 +8,9 @@ from typing import Any
 
 from games import event_store
 from games.codec import state_from_json
-from games.engine import Event, GameState, fold, redact_event, view_for
-from games.errors import ApiError, not_found
-from games.models import GameEvent, GameProjection, GameSnapshot
+from games.engine import GameState, redact_event, view_for
+from games.errors import not_found
+from games.models import GameEvent, GameProjection
 
 
 def seat_of(state: GameState, user) -> int | None:
@@ -57,28 +58,6 @@ def game_events(game_id: int, user, *, after: int = 0) -> list[dict[str, Any]]:
     viewer = seat_of(state, user)
     rows = GameEvent.objects.filter(game_id=game_id, seq__gt=after).order_by("seq")
     return [event_payload(row, state, viewer) for row in rows]
-
-
-def state_at(game_id: int, seq: int) -> GameState:
-    """The state right after event `seq`: the nearest snapshot, then the events after it.
-    Both are read as plain values, not model instances (a third faster; replays fold up to
-    SNAPSHOT_EVERY - 1 events per request)."""
-    snap = (GameSnapshot.objects.filter(game_id=game_id, seq__lte=seq).order_by("-seq")
-            .values_list("seq", "state").first())  # fmt: skip
-    start, base = (snap[0], state_from_json(snap[1])) if snap else (0, None)
-    rows = (GameEvent.objects.filter(game_id=game_id, seq__gt=start, seq__lte=seq)
-            .order_by("seq").values_list("type", "data", "v"))  # fmt: skip
-    return fold([Event(type_, data, v) for type_, data, v in rows], base)
-
-
-def replay(game_id: int, user, *, at: int) -> dict[str, Any]:
-    proj, now = current(game_id)
-    if not 1 <= at <= proj.seq:
-        raise ApiError("invalid", f"at must be a seq from 1 to {proj.seq}")
-    state = state_at(game_id, at)
-    return game_view(
-        game_id, state, user, seq=at, deadline=None, replay=True, reveal=now.status == "ended"
-    )  # R23: after the end, all is public
 
 
 def lobby(status: str | None, *, variant: str | None = None,

@@ -1,4 +1,5 @@
-"""REST routes of the games API, mounted at /api/."""
+"""REST routes of accounts and games, mounted at /api/ (replays, audits and disputes:
+replays/urls.py)."""
 
 from django.urls import path
 
@@ -12,6 +13,4 @@ urlpatterns = [
     path("games/<int:game_id>/join/", apis.JoinApi.as_view(), name="join"),
     path("games/<int:game_id>/commands/", apis.CommandsApi.as_view(), name="commands"),
     path("games/<int:game_id>/events/", apis.EventsApi.as_view(), name="events"),
-    path("games/<int:game_id>/replay/", apis.ReplayApi.as_view(), name="replay"),
-    path("games/<int:game_id>/audit/", apis.AuditApi.as_view(), name="audit"),
 ]

@@ -8,9 +8,8 @@ from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from games.errors import ApiError
+from games.api_base import Api, json_object
 from replays import disputes
 from replays.models import REASON_MAX_LENGTH
 
@@ -21,23 +20,18 @@ class DisputeOpenSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=REASON_MAX_LENGTH)
 
 
-class GameDisputesApi(APIView):
+class GameDisputesApi(Api):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(request=DisputeOpenSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request: Request, game_id: int) -> Response:
-        body = request.data
-        if not isinstance(body, dict):
-            raise ApiError("invalid", "the body is a JSON object")
-        unknown = set(body) - {"reason"}
-        if unknown:
-            raise ApiError("invalid", f"unknown fields: {', '.join(sorted(unknown))}")
+        body = json_object(request, {"reason"})
         dispute = disputes.dispute_open(user=request.user, game_id=game_id,
                                         reason=body.get("reason"))  # fmt: skip
         return Response(disputes.dispute_payload(dispute), status=status.HTTP_201_CREATED)
 
 
-class DisputesApi(APIView):
+class DisputesApi(Api):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
@@ -50,7 +44,7 @@ class DisputesApi(APIView):
         return Response({"disputes": disputes.dispute_list(request.user, status=status_)})
 
 
-class DisputeApi(APIView):
+class DisputeApi(Api):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT})

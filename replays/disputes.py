@@ -117,6 +117,8 @@ def game_event_rows(game_id: int) -> list[dict[str, Any]]:
 
 
 def game_audit(game_id: int) -> dict[str, Any]:
+    """The full audit report, whatever the game's status (staff only: no access check here;
+    the players' door is verification.audit_for_user)."""
     return audit_report(game_id)
 
 

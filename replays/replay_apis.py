@@ -1,4 +1,5 @@
-"""Replays for spectators: finished games to watch, markers, transcripts and export files."""
+"""Replays for spectators: finished games to watch, a game at any seq, markers, transcripts,
+export files, and the audit that proves a game fair."""
 
 from __future__ import annotations
 
@@ -8,21 +9,24 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from games import event_store, selectors
+from games.api_base import Api, answers, choice_param, int_param
 from games.engine.state import VARIANTS
 from games.errors import ApiError
+from games.serializers import AuditSerializer, ViewSerializer
+from replays import selectors as replay_selectors
 from replays.exports import export_lines
 from replays.markers import markers
 from replays.transcript import transcript
+from replays.verification import audit_for_user
 
 
 def _events(game_id: int):
     return [event_store.to_event(r) for r in event_store.load(game_id)]
 
 
-class FinishedGamesApi(APIView):
+class FinishedGamesApi(Api):
     permission_classes = [AllowAny]
 
     @extend_schema(
@@ -31,15 +35,31 @@ class FinishedGamesApi(APIView):
         responses={200: OpenApiTypes.OBJECT},
     )  # fmt: skip
     def get(self, request: Request) -> Response:
-        variant = request.query_params.get("variant")
-        if variant is not None and variant not in VARIANTS:  # as GET /api/games/ answers
-            raise ApiError("invalid", f"query parameter variant is one of {', '.join(VARIANTS)}")
+        variant = choice_param(request, "variant", VARIANTS)
         games = selectors.lobby("ended", variant=variant,
                                 player=request.query_params.get("player"))  # fmt: skip
         return Response(games)
 
 
-class MarkersApi(APIView):
+class ReplayApi(Api):
+    permission_classes = [AllowAny]
+
+    @extend_schema(parameters=[OpenApiParameter("at", int, required=True)],
+                   responses=answers(200, ViewSerializer, 400, 404))  # fmt: skip
+    def get(self, request: Request, game_id: int) -> Response:
+        at = int_param(request, "at")
+        return Response(replay_selectors.replay(game_id, request.user, at=at))
+
+
+class AuditApi(Api):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=answers(200, AuditSerializer, 403, 404))
+    def get(self, request: Request, game_id: int) -> Response:
+        return Response(audit_for_user(game_id=game_id, user=request.user))
+
+
+class MarkersApi(Api):
     permission_classes = [AllowAny]
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT})
@@ -48,7 +68,7 @@ class MarkersApi(APIView):
         return Response({"markers": markers(_events(game_id))})
 
 
-class TranscriptApi(APIView):
+class TranscriptApi(Api):
     permission_classes = [AllowAny]
 
     @extend_schema(parameters=[OpenApiParameter("lang", str, enum=["en", "cs"])],
@@ -63,7 +83,7 @@ class TranscriptApi(APIView):
                                                            lang=lang)})  # fmt: skip
 
 
-class ExportApi(APIView):
+class ExportApi(Api):
     permission_classes = [AllowAny]
 
     @extend_schema(responses={(200, "application/x-ndjson"): OpenApiTypes.STR})

@@ -1,7 +1,8 @@
 """A game told line by line, in English or Czech: setup, turns, and the final standings.
 
 Pure: it reads events through the engine (`fold`, `evolve`, `redact_event`) and knows no Django.
-Each event type has one formatter in `FORMATTERS`; the words live in `phrases.py`.
+Each event type has one formatter in `FORMATTERS` (`_tell_<event>`); the words live in
+`phrases.py`.
 """
 
 from __future__ import annotations
@@ -88,7 +89,7 @@ def display_names(s: GameState, words: dict[str, str]) -> list[str]:
 # Setup
 
 
-def _created(step: Step) -> list[str]:
+def _tell_created(step: Step) -> list[str]:
     d = step.data
     fields = {"seats": d["seats"], "deck": d["deck"]["name"]}
     fields["variant"] = step.word(f"variant_{d['variant']}")
@@ -97,12 +98,12 @@ def _created(step: Step) -> list[str]:
     return [step.say("created", **fields), step.say("commitment", hash=d["seed_commitment"])]
 
 
-def _seat_taken(step: Step) -> list[str]:
+def _tell_seat_taken(step: Step) -> list[str]:
     bot = step.word("bot") if step.data.get("bot") else ""
     return [step.say("seat", seat=step.data["seat"], who=step.name(step.data["seat"]), bot=bot)]
 
 
-def _started(step: Step) -> list[str]:
+def _tell_started(step: Step) -> list[str]:
     d, s = step.data, step.after
     lines = [step.say("dealt", count=len(d["draw"]))]
     for seat, hand in enumerate(d["hands"]):
@@ -121,15 +122,15 @@ def _started(step: Step) -> list[str]:
 # A turn
 
 
-def _turn_started(step: Step) -> list[str]:
+def _tell_turn_started(step: Step) -> list[str]:
     return [step.say("turn", turn=step.data["turn"], who=step.name(step.data["kostic"]))]
 
 
-def _turn_skipped(step: Step) -> list[str]:
+def _tell_turn_skipped(step: Step) -> list[str]:
     return [step.say(f"skip_{step.data['reason']}", who=step.name(step.data["seat"]))]
 
 
-def _played(step: Step) -> list[str]:
+def _tell_played(step: Step) -> list[str]:
     d = step.data
     colour, effect = step.effect(d["card"], d["effect"])
     who, card = step.name(d["seat"]), d["card"]
@@ -139,26 +140,26 @@ def _played(step: Step) -> list[str]:
     return [step.say("play_one", who=who, card=card, colour=colour, effect=effect, target=target)]
 
 
-def _blocked(step: Step) -> list[str]:
+def _tell_blocked(step: Step) -> list[str]:
     return [step.say("blocked", who=step.name(step.data["seat"]), card=step.data["card"])]
 
 
-def _neighbor_chosen(step: Step) -> list[str]:
+def _tell_neighbor_chosen(step: Step) -> list[str]:
     d = step.data
     return [step.say("neighbor", who=step.name(d["seat"]), other=step.name(d["neighbor"]))]
 
 
-def _duel_started(step: Step) -> list[str]:
+def _tell_duel_started(step: Step) -> list[str]:
     p, k = step.data["seats"]
     return [step.say("duel", who=step.name(p), other=step.name(k))]
 
 
-def _bet(step: Step) -> list[str]:
+def _tell_bet(step: Step) -> list[str]:
     value = step.word(f"bet_{step.data['value']}")
     return [step.say("bet", who=step.name(step.data["seat"]), value=value)]
 
 
-def _rolled(step: Step) -> list[str]:
+def _tell_rolled(step: Step) -> list[str]:
     d = step.data
     who = step.name(d["seat"])
     if d["purpose"] == "first":
@@ -166,7 +167,7 @@ def _rolled(step: Step) -> list[str]:
     return [step.say("roll", who=who, value=d["value"], result=_hit(step))]
 
 
-def _tossed(step: Step) -> list[str]:
+def _tell_tossed(step: Step) -> list[str]:
     side = step.word(f"side_{step.data['side']}")
     return [step.say("toss", who=step.name(step.data["seat"]), side=side, result=_hit(step))]
 
@@ -175,30 +176,30 @@ def _hit(step: Step) -> str:
     return step.word("hit" if step.data["hit"] else "miss")
 
 
-def _lives_changed(step: Step) -> list[str]:
+def _tell_lives_changed(step: Step) -> list[str]:
     changes = step.data["changes"]
     if not changes:
         return [step.word("no_change")]
     return [step.say("lives", changes=step.changes(changes))]
 
 
-def _eliminated(step: Step) -> list[str]:
+def _tell_eliminated(step: Step) -> list[str]:
     who, by = step.name(step.data["seat"]), step.data["by"]
     if by is None:  # R14: a self-elimination gives nobody the bonus
         return [step.say("eliminated", who=who)]
     return [step.say("eliminated_by", who=who, by=step.name(by))]
 
 
-def _countdown_started(step: Step) -> list[str]:
+def _tell_countdown_started(step: Step) -> list[str]:
     return [step.say("countdown_started", value=step.data["value"])]
 
 
-def _effect_resolved(step: Step) -> list[str]:
+def _tell_effect_resolved(step: Step) -> list[str]:
     bonus = step.data["bonus"]  # R14; the end it may bring is told by game_ended (R29)
     return [step.say("bonus", changes=step.changes(bonus))] if bonus else []
 
 
-def _handed_off(step: Step) -> list[str]:
+def _tell_handed_off(step: Step) -> list[str]:
     d = step.data
     who = step.name(d["seat"])
     if d["to"] is None:
@@ -212,23 +213,23 @@ def _handed_off(step: Step) -> list[str]:
     return lines
 
 
-def _reshuffled(step: Step) -> list[str]:
+def _tell_reshuffled(step: Step) -> list[str]:
     return [step.say("reshuffled", count=len(step.data["draw"]))]
 
 
-def _drawn(step: Step) -> list[str]:
+def _tell_drawn(step: Step) -> list[str]:
     who, card = step.name(step.data["seat"]), step.data["card"]
     return [step.say("draws", who=who, card=card) if card else step.say("draws_hidden", who=who)]
 
 
-def _turn_ended(step: Step) -> list[str]:
+def _tell_turn_ended(step: Step) -> list[str]:
     value = step.data["countdown"]
     if step.data.get("game_over") or value is None or value == step.before.countdown:
         return []  # the countdown's start and end have lines of their own
     return [step.say("countdown", value=value)]
 
 
-def _timed_out(step: Step) -> list[str]:
+def _tell_timed_out(step: Step) -> list[str]:
     phase = step.word(f"phase_{step.data['phase']}")
     return [step.say("timed_out", phase=phase, who=step.names_of(step.data["seats"]))]
 
@@ -236,7 +237,7 @@ def _timed_out(step: Step) -> list[str]:
 # The end
 
 
-def _ended(step: Step) -> list[str]:
+def _tell_ended(step: Step) -> list[str]:
     lines = [step.word(f"ended_{step.data['reason']}"), step.word("standings")]
     return [*lines, *_standings(step), step.say("seed", seed=step.data["seed"])]
 
@@ -266,30 +267,30 @@ def _silent(step: Step) -> list[str]:
 
 
 FORMATTERS: dict[str, Formatter] = {
-    ev.GAME_CREATED: _created,
-    ev.SEAT_TAKEN: _seat_taken,
-    ev.GAME_STARTED: _started,
-    ev.TURN_STARTED: _turn_started,
-    ev.TURN_SKIPPED: _turn_skipped,
-    ev.CARD_PLAYED: _played,
+    ev.GAME_CREATED: _tell_created,
+    ev.SEAT_TAKEN: _tell_seat_taken,
+    ev.GAME_STARTED: _tell_started,
+    ev.TURN_STARTED: _tell_turn_started,
+    ev.TURN_SKIPPED: _tell_turn_skipped,
+    ev.CARD_PLAYED: _tell_played,
     ev.BLOCK_PASSED: _silent,
-    ev.PLAY_BLOCKED: _blocked,
+    ev.PLAY_BLOCKED: _tell_blocked,
     ev.BLOCK_WINDOW_CLOSED: lambda step: [step.word("unblocked")],
     ev.NEIGHBOR_REQUESTED: _silent,
-    ev.NEIGHBOR_CHOSEN: _neighbor_chosen,
-    ev.DUEL_STARTED: _duel_started,
-    ev.BET_PLACED: _bet,
-    ev.DIE_ROLLED: _rolled,
-    ev.COIN_TOSSED: _tossed,
-    ev.LIVES_CHANGED: _lives_changed,
-    ev.PLAYER_ELIMINATED: _eliminated,
-    ev.COUNTDOWN_STARTED: _countdown_started,
-    ev.EFFECT_RESOLVED: _effect_resolved,
-    ev.CARD_HANDED_OFF: _handed_off,
-    ev.DECK_RESHUFFLED: _reshuffled,
-    ev.CARD_DRAWN: _drawn,
-    ev.TURN_ENDED: _turn_ended,
-    ev.TIMED_OUT: _timed_out,
-    ev.GAME_ENDED: _ended,
+    ev.NEIGHBOR_CHOSEN: _tell_neighbor_chosen,
+    ev.DUEL_STARTED: _tell_duel_started,
+    ev.BET_PLACED: _tell_bet,
+    ev.DIE_ROLLED: _tell_rolled,
+    ev.COIN_TOSSED: _tell_tossed,
+    ev.LIVES_CHANGED: _tell_lives_changed,
+    ev.PLAYER_ELIMINATED: _tell_eliminated,
+    ev.COUNTDOWN_STARTED: _tell_countdown_started,
+    ev.EFFECT_RESOLVED: _tell_effect_resolved,
+    ev.CARD_HANDED_OFF: _tell_handed_off,
+    ev.DECK_RESHUFFLED: _tell_reshuffled,
+    ev.CARD_DRAWN: _tell_drawn,
+    ev.TURN_ENDED: _tell_turn_ended,
+    ev.TIMED_OUT: _tell_timed_out,
+    ev.GAME_ENDED: _tell_ended,
 }
 FLUSH_LEFT = frozenset({ev.TURN_STARTED, ev.GAME_ENDED})

@@ -1,10 +1,13 @@
-"""REST routes of the replays app, mounted at /api/ after the games routes."""
+"""REST routes of the replays app (replays, audits, disputes), mounted at /api/ after the
+games routes."""
 
 from django.urls import path
 
 from replays import apis, replay_apis
 
 urlpatterns = [
+    path("games/<int:game_id>/replay/", replay_apis.ReplayApi.as_view(), name="replay"),
+    path("games/<int:game_id>/audit/", replay_apis.AuditApi.as_view(), name="audit"),
     path("games/<int:game_id>/disputes/", apis.GameDisputesApi.as_view(), name="game-disputes"),
     path("disputes/", apis.DisputesApi.as_view(), name="disputes"),
     path("disputes/<int:dispute_id>/", apis.DisputeApi.as_view(), name="dispute"),

@@ -111,7 +111,7 @@ def verify_game(game_id: int) -> Report:
     return Report([*report.checks, _replay(rows, proj)], report.head_hash, report.length)
 
 
-def game_audit(*, game_id: int, user) -> dict[str, Any]:
+def audit_for_user(*, game_id: int, user) -> dict[str, Any]:
     """The audit as `user` may ask for it: once the game has ended (its seed is public then,
     R22), or at any time for staff. ApiError not_found / forbidden."""
     proj = GameProjection.objects.filter(game_id=game_id).only("status").first()

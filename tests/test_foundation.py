@@ -1,4 +1,8 @@
-"""The project skeleton loads, passes Django's checks and serves a page."""
+"""The project skeleton loads, passes Django's checks, serves a page, and its apps depend on
+each other in one direction only."""
+
+import ast
+from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -14,3 +18,19 @@ def test_settings_load_and_system_check_passes() -> None:
 def test_admin_login_page_answers_200(client) -> None:
     response = client.get("/admin/login/")
     assert response.status_code == 200
+
+
+def test_games_never_imports_replays() -> None:
+    """The arrow points one way: replays/ builds on games/, never the reverse (issue 7)."""
+    offenders = []
+    for source in sorted((Path(settings.BASE_DIR) / "games").rglob("*.py")):
+        for node in ast.walk(ast.parse(source.read_text(), filename=str(source))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                names = [node.module or ""]
+            else:
+                continue
+            offenders += [f"{source}: {name}" for name in names
+                          if name == "replays" or name.startswith("replays.")]  # fmt: skip
+    assert offenders == []

@@ -24,7 +24,7 @@ from django.utils import timezone
 from games import deadlines, notify, tasks
 from games.engine import HeuristicBot, execute, fold, new_game, new_seed
 from games.models import GameProjection
-from games.selectors import state_at
+from replays.selectors import state_at
 from sejmi.celery import app
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -29,7 +29,7 @@ from games.engine import events as ev
 from games.engine import evolve, view_for
 from games.models import GameEvent, GameProjection, GameSnapshot
 from games.projections import SNAPSHOT_EVERY
-from games.selectors import state_at
+from replays.selectors import state_at
 from replays.verification import verify_game
 
 _hosts = itertools.count()

@@ -1,0 +1,67 @@
+"""The one base of every REST view (games and replays): how a body is parsed, and the request
+helpers that turn bad input into `invalid` (400) in API.md's error shape. The size limit and the
+error shape themselves live in games/api_errors.py (a middleware and DRF's exception hook)."""
+
+from __future__ import annotations
+
+from rest_framework.exceptions import ParseError
+from rest_framework.parsers import JSONParser
+from rest_framework.request import Request
+from rest_framework.views import APIView
+
+from games.errors import ApiError
+from games.serializers import ErrorSerializer
+
+
+class JsonParser(JSONParser):
+    """DRF's JSON parser, except that absurd nesting is bad input (400), not a crash (500)."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        try:
+            return super().parse(stream, media_type, parser_context)
+        except RecursionError:
+            raise ParseError("JSON parse error - nested too deeply") from None
+
+
+# Every view of /api/ subclasses this, so every body goes through `JsonParser`. (A comment, not
+# a docstring: drf-spectacular would print an inherited docstring into every operation.)
+class Api(APIView):
+    parser_classes = [JsonParser]
+
+
+def answers(ok: int, shape, *errors: int) -> dict:
+    """The schema's responses: the answer, and the error shape for each 4xx status."""
+    return {ok: shape, **{status_: ErrorSerializer for status_ in errors}}
+
+
+def json_object(request: Request, allowed: set[str]) -> dict:
+    """The body as a JSON object with only `allowed` fields (an empty body is `{}`)."""
+    body = request.data
+    if not isinstance(body, dict):
+        raise ApiError("invalid", "the body is a JSON object")
+    unknown = set(body) - allowed
+    if unknown:
+        raise ApiError("invalid", f"unknown fields: {', '.join(sorted(unknown))}")
+    return body
+
+
+def int_param(request: Request, name: str, default: int | None = None) -> int:
+    """A whole, non-negative query parameter; `default` when it is absent (if given)."""
+    raw = request.query_params.get(name)
+    if raw is None and default is not None:
+        return default
+    try:
+        value = int(raw)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise ApiError("invalid", f"query parameter {name} must be a whole number") from None
+    if value < 0:
+        raise ApiError("invalid", f"query parameter {name} must not be negative")
+    return value
+
+
+def choice_param(request: Request, name: str, choices: tuple[str, ...]) -> str | None:
+    """A query parameter that is one of `choices`, or None when it is absent."""
+    value = request.query_params.get(name)
+    if value is not None and value not in choices:
+        raise ApiError("invalid", f"query parameter {name} is one of {', '.join(choices)}")
+    return value
