@@ -1,10 +1,21 @@
-"""R21 in time: act when a pending decision's deadline passes, or when a bot is awaited.
+"""R21 in time: every deadline of a game, from which one applies to the last thing that happened
+to what is done once it has passed.
 
-`advance(game, seq)` is idempotent: it acts only if the game still stands at `seq` and the
-deadline has passed, so a duplicate or late Celery delivery changes nothing, and an early one
-only asks to come back when due. `sweep()` finds every overdue game; celery beat runs it
-(deadlines beyond the broker's visibility timeout rely on it), and `make run` runs it in a
-thread instead of Celery.
+- Policy: `due(state, since)` says which deadline times the pending decision and when it passes
+  (the projection stores both, so the sweeper can find overdue games with an index).
+- Scheduling: `schedule(game_id, proj)`, called after COMMIT, sends Celery's `advance` task with
+  an ETA at the deadline: the fast path.
+- Acting: `advance(game_id, seq)` is idempotent: it acts only if the game still stands at `seq`
+  and the deadline has passed, so a duplicate or late delivery changes nothing, and an early one
+  only asks to come back when due. `sweep()` advances every overdue game: celery beat runs it
+  (deadlines beyond the broker's visibility timeout rely on it), and `make run` runs it in a
+  thread (`start_runner`) instead of Celery.
+
+Why the service calls come in as `Actions`: committing a command projects it (games.projections
+asks `due`) and schedules its deadline (games.services calls `schedule`), so this module sits
+below the service layer and cannot import it. The one module that imports both, games.tasks,
+builds the `Actions` and hands them to `advance`, `sweep` and `start_runner`. For the same
+reason `schedule` sends the task by its registered name, not by importing games.tasks.
 """
 
 from __future__ import annotations
@@ -12,63 +23,143 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from enum import StrEnum
 
+from celery import Celery
+from django.conf import settings
 from django.db import close_old_connections
 from django.utils import timezone
 
-from games import notify
+from games.engine import GameState, deadline_kind
+from games.engine.timeouts import BLOCK_DEADLINE, TURN_DEADLINE
 from games.errors import ApiError
 from games.models import GameProjection
+from sejmi.celery import app
 
 log = logging.getLogger(__name__)
 
-ACTED, MOVED_ON, NOT_DUE = "acted", "moved_on", "not_due"
+ADVANCE_TASK = "games.tasks.advance"  # the Celery task scheduled at each deadline
+VISIBILITY_TIMEOUT_S = 3600  # kombu's default for Redis (broker_transport_options)
 
 
-def advance(game_id: int, seq: int) -> str:
+class DeadlineKind(StrEnum):
+    """Which deadline is pending; stored in GameProjection.deadline_kind."""
+
+    BOT = "bot"  # an awaited seat is a bot: due at once
+    BLOCK = BLOCK_DEADLINE  # R19: the block window, timed by the option block_window_s
+    TURN = TURN_DEADLINE  # any other decision, timed by turn_deadline_s
+
+
+SECONDS_OPTION = {DeadlineKind.BLOCK: "block_window_s", DeadlineKind.TURN: "turn_deadline_s"}
+
+
+def due(state: GameState, since: datetime | None) -> tuple[DeadlineKind | None, datetime | None]:
+    """R21: which deadline times the pending decision (asked since `since`) and when it passes;
+    (None, None) when nothing is pending. Bots are due at once."""
+    timed = deadline_kind(state)
+    if timed is None or since is None:
+        return None, None
+    if any(state.bots[seat] for seat in state.awaiting):
+        return DeadlineKind.BOT, since
+    kind = DeadlineKind(timed)
+    return kind, since + timedelta(seconds=state.options[SECONDS_OPTION[kind]])
+
+
+# --- scheduling at commit ---------------------------------------------------------------------
+
+
+def schedule(game_id: int, proj: GameProjection) -> bool:
+    """Celery's fast path for a deadline or a bot move; the sweeper is the guarantee (R21).
+
+    Returns whether a task was sent. A deadline beyond the horizon is left to the sweeper:
+    Celery on Redis re-delivers an ETA task that waits longer than the broker's visibility
+    timeout, so such a task would only come back again and again."""
+    if proj.deadline_at is None or not settings.CELERY_DEADLINES:
+        return False
+    if proj.deadline_at - timezone.now() > horizon(app):
+        return False
+    try:
+        app.tasks[ADVANCE_TASK].apply_async((game_id, proj.seq), eta=proj.deadline_at)
+    except Exception:
+        log.exception("scheduling game %s seq %s failed; the sweeper will act", game_id, proj.seq)
+        return False
+    return True
+
+
+def horizon(celery: Celery) -> timedelta:
+    """How far ahead a task may be scheduled: half the broker's visibility timeout."""
+    options = celery.conf.broker_transport_options or {}
+    return timedelta(seconds=options.get("visibility_timeout", VISIBILITY_TIMEOUT_S) / 2)
+
+
+# --- acting when due ------------------------------------------------------------------------
+
+ServiceCall = Callable[..., object]  # called as (*, game_id, expected_seq)
+
+
+@dataclass(frozen=True)
+class Actions:
+    """The service layer's entries a passed deadline calls (see the module docstring)."""
+
+    timeout: ServiceCall  # R21: act for the absent seats (games.services.game_timeout)
+    bot_moves: ServiceCall  # the awaited bot seats move (games.services.game_bot_moves)
+
+    def at(self, kind: DeadlineKind) -> ServiceCall:
+        return self.bot_moves if kind is DeadlineKind.BOT else self.timeout
+
+
+ACTED, MOVED_ON, NOT_DUE, REFUSED = "acted", "moved_on", "not_due", "refused"
+# Someone acted between the deadline and us: a benign race, nothing left to do.
+RACE_CODES = frozenset({"stale_seq", "not_your_turn", "game_over"})
+
+
+def advance(game_id: int, seq: int, *, actions: Actions) -> str:
     """Apply the pending decision's timeout (R21) or the awaited bots' moves, if game
     `game_id` still stands at `seq` and its deadline has passed. Returns ACTED, MOVED_ON
-    (no such game, another seq, nothing pending, or someone acted first) or NOT_DUE (early:
-    the task is scheduled again for the deadline). Never raises for a stale or early call."""
-    from games.services import game_bot_moves, game_timeout
-
+    (no such game, another seq, nothing pending, or someone acted first), NOT_DUE (early:
+    the task is scheduled again for the deadline) or REFUSED (the engine refused what the
+    deadline does: a bug, logged at ERROR; the sweeper will try again). Never raises for a
+    stale or early call."""
     proj = GameProjection.objects.filter(game_id=game_id).only(
         "seq", "deadline_at", "deadline_kind").first()  # fmt: skip
     if proj is None or proj.seq != seq or proj.deadline_at is None:
         return MOVED_ON
     if proj.deadline_at > timezone.now():
-        notify.schedule(game_id, proj)  # a no-op without Celery or beyond its horizon
+        schedule(game_id, proj)  # a no-op without Celery or beyond its horizon
         return NOT_DUE
+    kind = DeadlineKind(proj.deadline_kind)
     try:
-        if proj.deadline_kind == "bot":
-            game_bot_moves(game_id=game_id, expected_seq=seq)
-        else:
-            game_timeout(game_id=game_id, expected_seq=seq)
-    except ApiError as err:  # someone acted first: nothing to do
-        if err.code in ("stale_seq", "not_your_turn", "game_over", "illegal_move"):
+        actions.at(kind)(game_id=game_id, expected_seq=seq)
+    except ApiError as err:
+        if err.code in RACE_CODES:
             return MOVED_ON
-        raise
+        log.error("the %s deadline of game %s at seq %s was refused: %s (%s)",
+                  kind, game_id, seq, err.code, err.message)  # fmt: skip
+        return REFUSED
     return ACTED
 
 
-def sweep(limit: int = 200) -> int:
+def sweep(*, actions: Actions, limit: int = 200) -> int:
     """Advance every game whose deadline has passed; returns how many acted."""
-    due = list(
+    overdue = list(
         GameProjection.objects.filter(status="active", deadline_at__lte=timezone.now())
         .order_by("deadline_at")
         .values_list("game_id", "seq")[:limit]
     )
-    return sum(advance(game_id, seq) == ACTED for game_id, seq in due)
+    return sum(advance(game_id, seq, actions=actions) == ACTED for game_id, seq in overdue)
 
 
-def start_runner(interval: float = 0.2) -> threading.Thread:
+def start_runner(*, actions: Actions, interval: float = 0.2) -> threading.Thread:
     """The embedded deadline runner of `make run`: sweeps in a daemon thread."""
 
     def loop() -> None:
         while True:
             try:
                 close_old_connections()
-                while sweep():  # bots answer each other at once
+                while sweep(actions=actions):  # bots answer each other at once
                     pass
             except Exception:
                 log.exception("deadline sweep failed")

@@ -6,31 +6,20 @@ projection rows; the live path and `rebuild_projections` both call it, so they a
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from itertools import groupby
 
 from django.contrib.auth import get_user_model
 from django.db.models import F
 
-from games import event_store
+from games import deadlines, event_store
 from games.codec import state_to_json
-from games.engine import Event, GameState, deadline_kind, fold
+from games.engine import Event, GameState, fold
 from games.engine import events as ev
 from games.models import Game, GameProjection, GameSnapshot, PlayerSeat, PlayerStats
 
 SNAPSHOT_EVERY = 100
 NOT_A_NEW_DECISION = {ev.BLOCK_PASSED}  # passes do not restart the block window's clock
-
-
-def deadline(state: GameState, since: datetime | None) -> tuple[str | None, datetime | None]:
-    """R21: when the pending decision times out. Bots are due at once."""
-    kind = deadline_kind(state)
-    if kind is None or since is None:
-        return None, None
-    if any(state.bots[seat] for seat in state.awaiting):
-        return "bot", since
-    seconds = state.options["block_window_s" if kind == "block" else "turn_deadline_s"]
-    return kind, since + timedelta(seconds=seconds)
 
 
 def project_batch(*, game_id: int, proj: GameProjection | None, before: GameState | None,
@@ -40,7 +29,7 @@ def project_batch(*, game_id: int, proj: GameProjection | None, before: GameStat
     since = proj.decision_since if proj is not None else None
     if any(e.type not in NOT_A_NEW_DECISION for e in events):
         since = at
-    kind, due = deadline(after, since)
+    kind, due = deadlines.due(after, since)  # R21
     fields = {
         "seq": head_seq, "head_hash": head_hash, "status": after.status,
         "variant": after.variant, "seats": after.n, "players": list(after.names),

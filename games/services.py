@@ -1,4 +1,4 @@
-"""Writes: load → decide → append → project → publish and schedule after commit.
+"""Writes: load → decide → append → project → broadcast and schedule after commit.
 
 Every change of a game goes through `_commit`, in one transaction: the engine decides, the
 event store appends (the unique (game, seq) constraint is the final concurrency guard), the
@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import event_store, notify
+from games import deadlines, event_store, notify
 from games.codec import canonical_json, state_from_json
 from games.engine import (
     Command,
@@ -196,5 +196,6 @@ def _append(game_id: int, proj: GameProjection | None, before: GameState | None,
                               events=events, at=at)  # fmt: skip
     proj = project_batch(game_id=game_id, proj=proj, before=before, events=events, after=after,
                          head_seq=rows[-1].seq, head_hash=rows[-1].hash, at=at)  # fmt: skip
-    transaction.on_commit(lambda: notify.committed(game_id, rows, proj))
+    transaction.on_commit(lambda: notify.broadcast(game_id, rows, proj))
+    transaction.on_commit(lambda: deadlines.schedule(game_id, proj))  # R21, bots
     return Committed(game_id, rows[-1].seq, after, proj.deadline_at)

@@ -1,18 +1,24 @@
-"""Celery tasks: thin wrappers over games.deadlines (idempotent by seq).
+"""How deadlines run: Celery's tasks, and the thread of `make run`. Thin: each calls
+games.deadlines with the service layer's `ACTIONS`; this is the one module that imports both
+(games.deadlines sits below games.services: see its docstring).
 
-`advance` is scheduled at commit with an ETA at the deadline (games.notify.schedule); `sweep`
+`advance` is scheduled at commit with an ETA at the deadline (games.deadlines.schedule); `sweep`
 runs from celery beat (settings.CELERY_BEAT_SCHEDULE) and is the guarantee behind it.
 """
 
+import threading
+
 from celery import shared_task
 
-from games import deadlines
+from games import deadlines, services
+
+ACTIONS = deadlines.Actions(timeout=services.game_timeout, bot_moves=services.game_bot_moves)
 
 
-@shared_task(ignore_result=True, acks_late=True)
+@shared_task(name=deadlines.ADVANCE_TASK, ignore_result=True, acks_late=True)
 def advance(game_id: int, seq: int) -> str:
     """Act on game `game_id` if it still stands at `seq` and its deadline has passed."""
-    return deadlines.advance(game_id, seq)
+    return deadlines.advance(game_id, seq, actions=ACTIONS)
 
 
 # Celery builds a result backend per thread (an entry-points scan, ~3 ms), and under ASGI each
@@ -23,4 +29,9 @@ advance.backend = advance.app.backend
 @shared_task(ignore_result=True)
 def sweep() -> int:
     """Act on every overdue deadline (the only path for deadlines beyond the horizon)."""
-    return deadlines.sweep()
+    return deadlines.sweep(actions=ACTIONS)
+
+
+def start_runner() -> threading.Thread:
+    """`make run`'s deadline runner (no Celery): sweeps in a thread of the web process."""
+    return deadlines.start_runner(actions=ACTIONS)

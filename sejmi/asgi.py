@@ -1,4 +1,5 @@
-"""ASGI entry point: HTTP via Django, websockets via Channels."""
+"""ASGI entry point: HTTP via Django, websockets via Channels, and the server's lifespan (where
+`make run` starts its deadline runner)."""
 
 import os
 
@@ -14,6 +15,7 @@ from channels.security.websocket import OriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
+from games import tasks  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from games.ws_auth import TokenAuthMiddlewareStack  # noqa: E402
 
@@ -33,8 +35,24 @@ def _allowed_hosts() -> list[str]:
     return list(settings.ALLOWED_HOSTS)
 
 
+async def lifespan(scope, receive, send) -> None:
+    """The server's startup and shutdown (ASGI lifespan protocol; uvicorn sends it, tests and
+    management commands never do). With SEJMI_INPROCESS_RUNNER on, as in `make run`, deadlines
+    and bot moves are swept in a thread of this process instead of by Celery."""
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            if settings.SEJMI_INPROCESS_RUNNER:
+                tasks.start_runner()
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            await send({"type": "lifespan.shutdown.complete"})  # the runner is a daemon thread
+            return
+
+
 application = ProtocolTypeRouter(
     {
+        "lifespan": lifespan,
         # /static/ (admin, Swagger UI) served async from the finders; everything else is Django.
         "http": ASGIStaticFilesHandler(django_asgi_app),
         "websocket": BrowserOriginValidator(

@@ -141,7 +141,8 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024  # games.api_errors.BodyLimitMiddleware 
 
 # Rigged games (API.md) exist only for tests and demos.
 SEJMI_ALLOW_RIGGED = env_bool("SEJMI_ALLOW_RIGGED", False)
-# `make run` sweeps deadlines in a thread of the web process instead of using Celery.
+# `make run` sweeps deadlines in a thread of the web process instead of using Celery; the ASGI
+# app starts it at the server's startup (sejmi.asgi.lifespan).
 SEJMI_INPROCESS_RUNNER = env_bool("SEJMI_INPROCESS_RUNNER", False)
 
 SPECTACULAR_SETTINGS = {

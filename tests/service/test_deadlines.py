@@ -2,11 +2,14 @@
 
 The worker (fixture `celery_deadline_worker`) runs in a thread of this process and consumes the
 broker like any worker, so every test commits its data (django_db(transaction=True)). Nothing
-here calls the sweeper in-process: the game moves on only when the worker acts.
+here calls the sweeper in-process: the game moves on only when the worker acts. (Only the
+refusal tests call games.deadlines directly, with service calls that refuse.)
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import os
 import subprocess
 import sys
@@ -21,10 +24,12 @@ from django.conf import settings as django_settings
 from django.db import connection
 from django.utils import timezone
 
-from games import deadlines, notify, tasks
-from games.engine import HeuristicBot, execute, fold, new_game, new_seed
+from games import deadlines, tasks
+from games.engine import HeuristicBot, IllegalCommand, execute, fold, new_game, new_seed
+from games.errors import ApiError
 from games.models import GameProjection
 from replays.selectors import state_at
+from sejmi import asgi
 from sejmi.celery import app
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -202,6 +207,83 @@ def test_an_advance_that_arrives_early_changes_nothing_and_comes_back_when_due(
     assert [e["type"] for e in events(alice, gid)].count("timed_out") == 1
 
 
+# --- an engine refusal at a deadline is a bug: said loudly, not taken for "moved on" ---------
+
+
+def refusing(code: str) -> deadlines.Actions:
+    """Service calls refused with `code`, as the service layer raises it from the engine."""
+
+    def refuse(*, game_id: int, expected_seq: int) -> None:
+        raise ApiError.from_engine(IllegalCommand(code, "refused at the deadline"))
+
+    return deadlines.Actions(timeout=refuse, bot_moves=refuse)
+
+
+def overdue_game(alice, bob, settings) -> tuple[int, int]:
+    """A started two-seat game whose turn deadline has passed, with no task scheduled."""
+    settings.CELERY_DEADLINES = False
+    gid = start_game(alice, [bob], seats=2, options={"turn_deadline_s": 60}, rig={"first": 0})
+    past = timezone.now() - timedelta(seconds=1)
+    GameProjection.objects.filter(game_id=gid).update(deadline_at=past)
+    return gid, view(alice, gid)["seq"]
+
+
+@pytest.mark.parametrize("code", ["illegal_move", "invalid"])
+def test_r21_an_engine_refusal_at_a_deadline_is_logged_as_an_error(
+    code, rigged, trio, settings, caplog
+):
+    alice, bob, _ = trio
+    gid, seq = overdue_game(alice, bob, settings)
+
+    with caplog.at_level(logging.ERROR, logger="games.deadlines"):
+        outcome = deadlines.advance(gid, seq, actions=refusing(code))
+        acted = deadlines.sweep(actions=refusing(code))  # still overdue: refused again, loudly
+
+    assert outcome == deadlines.REFUSED and acted == 0
+    errors = [r for r in caplog.records if r.name == "games.deadlines"]
+    assert [r.levelno for r in errors] == [logging.ERROR, logging.ERROR]
+    said = errors[0].getMessage()
+    assert f"game {gid}" in said and f"seq {seq}" in said and code in said
+    assert view(alice, gid)["seq"] == seq  # nothing was appended
+
+
+@pytest.mark.parametrize("code", ["stale_seq", "not_your_turn", "game_over"])
+def test_a_race_lost_at_a_deadline_is_moved_on_quietly(code, rigged, trio, settings, caplog):
+    alice, bob, _ = trio
+    gid, seq = overdue_game(alice, bob, settings)
+
+    with caplog.at_level(logging.DEBUG, logger="games.deadlines"):
+        outcome = deadlines.advance(gid, seq, actions=refusing(code))
+
+    assert outcome == deadlines.MOVED_ON
+    assert not [r for r in caplog.records if r.name == "games.deadlines"]
+
+
+# --- `make run`: the in-process runner starts with the server, by the setting alone ---------
+
+
+@pytest.mark.parametrize("runner_on", [True, False])
+def test_the_inprocess_runner_starts_at_server_startup_only_when_set(
+    runner_on, settings, monkeypatch
+):
+    settings.SEJMI_INPROCESS_RUNNER = runner_on
+    started: list[bool] = []
+    monkeypatch.setattr(tasks, "start_runner", lambda: started.append(True))
+    incoming = iter([{"type": "lifespan.startup"}, {"type": "lifespan.shutdown"}])
+    sent: list[str] = []
+
+    async def receive() -> dict:
+        return next(incoming)
+
+    async def send(message: dict) -> None:
+        sent.append(message["type"])
+
+    asyncio.run(asgi.application({"type": "lifespan"}, receive, send))
+
+    assert sent == ["lifespan.startup.complete", "lifespan.shutdown.complete"]
+    assert started == ([True] if runner_on else [])
+
+
 # --- the sweeper: the guarantee behind the scheduled tasks ----------------------------------
 
 
@@ -235,8 +317,8 @@ def test_a_deadline_beyond_the_visibility_timeout_is_left_to_the_sweeper(
                      rig={"first": 0})  # fmt: skip
     proj = GameProjection.objects.get(game_id=gid)
     assert proj.deadline_at - proj.decision_since == timedelta(seconds=two_days)
-    assert notify.horizon(app) < timedelta(seconds=two_days)
-    assert notify.schedule(gid, proj) is False
+    assert deadlines.horizon(app) < timedelta(seconds=two_days)
+    assert deadlines.schedule(gid, proj) is False
     # Two days pass (the deadline is part of the stored game; the clock is what we move).
     GameProjection.objects.filter(game_id=gid).update(
         decision_since=proj.decision_since - timedelta(days=2),

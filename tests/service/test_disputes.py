@@ -15,7 +15,7 @@ from django.contrib.auth.models import Permission
 from django.db import DatabaseError, transaction
 from rest_framework.test import APIClient
 
-from games import deadlines
+from games import tasks
 from games.models import GameEvent
 from replays import disputes
 from replays.models import Dispute, DisputeNote
@@ -40,7 +40,7 @@ def seated_game(client: APIClient) -> int:
 def play_to_end(client: APIClient, gid: int) -> dict:
     """`client` plays its first legal command each time; bots answer through the sweeper."""
     for _ in range(2000):
-        while deadlines.sweep():
+        while tasks.sweep():  # the sweeper, run here (no worker)
             pass
         view = client.get(f"/api/games/{gid}/").json()
         if view["status"] == "ended":

@@ -1,6 +1,6 @@
 import pytest
 
-from games import deadlines
+from games import tasks
 
 
 @pytest.mark.django_db(transaction=True)
@@ -11,7 +11,7 @@ def test_a_human_plays_a_whole_game_against_a_bot_over_http(player):
     view = player.post(f"/api/games/{gid}/join/", {}, format="json").json()
     assert view["status"] == "active"
     for _ in range(2000):
-        while deadlines.sweep():
+        while tasks.sweep():  # the sweeper, run here (no worker)
             pass
         view = player.get(f"/api/games/{gid}/").json()
         if view["status"] == "ended":
