@@ -1,24 +1,12 @@
-"""Shared pytest setup. pytest-django supplies the client, db and settings fixtures.
+"""Shared pytest setup, free of Django so that `pytest tests/engine -p no:django` imports none.
 
-Tests run against PostgreSQL: `make test` exports DATABASE_URL (and REDIS_URL). It cannot be
-set here, because pytest-django loads the settings before any conftest is imported.
+The Django fixtures live in tests/django_fixtures.py and load only when pytest-django is active
+(every run but the engine's: see the Makefile's `test`).
 """
 
 import pytest
-from django.db import connection
 
 
-@pytest.fixture(scope="session")
-def django_db_setup(django_db_setup):
-    """Refuse to run database tests on the SQLite dev default."""
-    if connection.vendor != "postgresql":
-        pytest.fail(
-            "database tests need PostgreSQL: run `make test` or set "
-            "DATABASE_URL=postgres://postgres@127.0.0.1:5432/sejmi"
-        )
-
-
-@pytest.fixture(autouse=True)
-def _fast_password_hashing(settings):
-    """Registration hashes a password; the default hasher costs ~0.5 s a user on purpose."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+def pytest_configure(config: pytest.Config) -> None:
+    if config.pluginmanager.has_plugin("django"):  # pytest-django's plugin name; -p no:django
+        config.pluginmanager.import_plugin("tests.django_fixtures")

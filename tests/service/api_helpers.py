@@ -8,7 +8,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-import pytest
 from rest_framework.test import APIClient
 
 from games.engine import Join, execute, fold, new_game, parse_command
@@ -28,12 +27,6 @@ class Table:
 
     def url(self, tail: str = "") -> str:
         return f"/api/games/{self.gid}/{tail}"
-
-
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    """Every test here registers players; the production hasher takes 0.3 s a password."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 def open_table(make_player, seats: int = 2, variant: str = "standard", *,

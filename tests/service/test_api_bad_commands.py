@@ -11,7 +11,6 @@ from api_helpers import (
     Table,
     assert_error,
     event_count,
-    fast_passwords,  # noqa: F401 (autouse fixture)
 )
 from rest_framework.test import APIClient
 

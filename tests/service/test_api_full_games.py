@@ -7,7 +7,6 @@ import random
 import pytest
 from api_helpers import (
     engine_events,
-    fast_passwords,  # noqa: F401 (autouse fixture)
     open_table,
     play_to_end,
 )

@@ -7,7 +7,6 @@ import pytest
 from api_helpers import (
     Table,
     event_count,
-    fast_passwords,  # noqa: F401 (autouse fixture)
     open_table,
     send,
 )

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from api_helpers import (
-    assert_error,
-    fast_passwords,  # noqa: F401 (autouse fixture)
-)
+from api_helpers import assert_error
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 

@@ -9,7 +9,6 @@ import threading
 import pytest
 from api_helpers import (
     Table,
-    fast_passwords,  # noqa: F401 (autouse fixture)
     open_table,
     send,
     step,

@@ -12,7 +12,6 @@ import random
 import pytest
 from api_helpers import (
     card_ids,
-    fast_passwords,  # noqa: F401 (autouse fixture)
     open_table,
     send,
     step,

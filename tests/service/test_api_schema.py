@@ -7,7 +7,6 @@ import pytest
 import schemathesis
 import yaml
 from api_helpers import (
-    fast_passwords,  # noqa: F401 (autouse fixture)
     open_table,
 )
 from django.core.signals import request_finished, request_started

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import pytest
-from api_helpers import fast_passwords  # noqa: F401 (autouse fixture)
 from django.contrib.auth import get_user_model
 from django.db import DatabaseError, IntegrityError, connection, transaction
 from rest_framework.test import APIClient

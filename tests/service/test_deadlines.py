@@ -99,12 +99,6 @@ def wait_until_past(moment: str) -> None:
     wait_for(lambda: timezone.now() > at(moment), f"the deadline {moment} to pass")
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    """Accounts are not under test here: a cheap hasher keeps registration out of the way."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def rigged(settings):
     settings.SEJMI_ALLOW_RIGGED = True

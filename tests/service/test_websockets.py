@@ -50,7 +50,6 @@ class Table:
 @pytest.fixture
 def table(settings, make_player) -> Table:
     settings.SEJMI_ALLOW_RIGGED = True
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast setup
     seats = [make_player() for _ in range(3)]
     rig = {"hands": HANDS, "deck": DECK, "first": 0}
     created = seats[0].post("/api/games/", {"seats": 3, "options": OPTIONS, "rig": rig},
