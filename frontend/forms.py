@@ -37,6 +37,9 @@ class LoginForm(AuthenticationForm):
 class FinishedFilterForm(forms.Form):
     """The lobby's filter of finished games (GET): by a seated player and by variant."""
 
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, label_suffix="", **kwargs)
+
     player = forms.CharField(label=_("Player"), required=False, max_length=150)
     variant = forms.ChoiceField(
         label=_("Variant"),
