@@ -18,6 +18,9 @@ class DisputeOpenSerializer(serializers.Serializer):
     """The request shape, for the schema; `disputes.dispute_open` checks it."""
 
     reason = serializers.CharField(max_length=REASON_MAX_LENGTH)
+    seq = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, help_text="the event the dispute is about"
+    )
 
 
 class GameDisputesApi(Api):
@@ -25,9 +28,9 @@ class GameDisputesApi(Api):
 
     @extend_schema(request=DisputeOpenSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request: Request, game_id: int) -> Response:
-        body = json_object(request, {"reason"})
+        body = json_object(request, {"reason", "seq"})
         dispute = disputes.dispute_open(user=request.user, game_id=game_id,
-                                        reason=body.get("reason"))  # fmt: skip
+                                        reason=body.get("reason"), seq=body.get("seq"))  # fmt: skip
         return Response(disputes.dispute_payload(dispute), status=status.HTTP_201_CREATED)
 
 
