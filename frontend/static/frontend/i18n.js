@@ -100,7 +100,6 @@ const EN = {
   phase_bet: "the bet", phase_handoff: "the handoff",
   ended_countdown: "Game over: the countdown ran out",
   ended_last_standing: "Game over: fewer than two players remain",
-  ended_winners: "Winners: {names}",
   // the replay viewer
   r_back: "Back", r_forward: "Forward", r_play: "Play", r_pause: "Pause", r_speed: "Speed",
   r_start: "Start", r_end: "End", r_scrubber: "Position in the game",
@@ -198,7 +197,6 @@ const CS = {
   phase_bet: "sázka", phase_handoff: "předání karty",
   ended_countdown: "Konec hry: odpočet doběhl",
   ended_last_standing: "Konec hry: ve hře zbývá méně než dva hráči",
-  ended_winners: "Vítězové: {names}",
   r_back: "Zpět", r_forward: "Vpřed", r_play: "Přehrát", r_pause: "Pozastavit", r_speed: "Rychlost",
   r_start: "Začátek", r_end: "Konec", r_scrubber: "Pozice ve hře",
   r_position: "Událost {at} z {last}", r_markers: "Okamžiky",

@@ -171,6 +171,8 @@ function renderPending(root, view, ui) {
 function renderHand(list, ids, ui, tag) {
   if (!list) return;
   if (!ids.length) return list.replaceChildren(el("li", "no-cards", t("no_cards")));
+  const shown = [...list.querySelectorAll("[data-card]")].map((node) => node.dataset.card);
+  if (shown.join() === ids.join()) return; // unchanged: keep the buttons (focus, a click under way)
   list.replaceChildren(...ids.map((id) => {
     const li = el("li");
     li.append(cardElement(ui.catalog, id, { tag }));
