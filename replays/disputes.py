@@ -16,7 +16,6 @@ from games.errors import ApiError, not_found
 from games.models import Game, GameEvent, PlayerSeat
 from replays.models import REASON_MAX_LENGTH, Dispute, DisputeNote
 from replays.transcript import transcript
-from replays.verification import audit_report
 
 CLOSED = (Dispute.Status.RESOLVED, Dispute.Status.REJECTED)
 
@@ -126,12 +125,6 @@ def game_event_rows(game_id: int) -> list[dict[str, Any]]:
          "hash": r.hash}
         for r in rows
     ]  # fmt: skip
-
-
-def game_audit(game_id: int) -> dict[str, Any]:
-    """The full audit report, whatever the game's status (staff only: no access check here;
-    the players' door is verification.audit_for_user)."""
-    return audit_report(game_id)
 
 
 def game_transcript(game_id: int, *, lang: str = "en") -> list[str]:
