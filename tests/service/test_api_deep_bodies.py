@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 from api_helpers import (
-    fast_passwords,  # noqa: F401 (autouse fixture)
     open_table,
 )
 from rest_framework.test import APIClient
