@@ -9,7 +9,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games import deadlines
+from games import tasks
 
 PASSWORD = "s3cret-pass-1"
 
@@ -55,7 +55,7 @@ def bot_game(client: Client, **options: Any) -> int:
 def play_to_end(client: Client, gid: int) -> dict:
     """`client` plays its first legal command each time; the bot answers through the sweeper."""
     for _ in range(2000):
-        while deadlines.sweep():
+        while tasks.sweep():
             pass
         view = client.get(f"/api/games/{gid}/").json()
         if view["status"] == "ended":

@@ -257,9 +257,9 @@ def test_my_games_lists_the_games_waiting_for_me_first(settings):
 def test_my_games_title_counts_waiting_games():
     eva = logged_in("eva")
     gid = bot_game(eva)  # the bot never keeps eva waiting: she acts or it acts at once
-    from games import deadlines
+    from games import tasks
 
-    while deadlines.sweep():
+    while tasks.sweep():
         pass
     view = eva.get(f"/api/games/{gid}/").json()
     page = eva.get("/me/").text
