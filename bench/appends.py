@@ -6,7 +6,7 @@ rates are medians over the rounds, ratios medians of the same-round ratios.
 
 - plain: one `INSERT INTO games_gameevent ...` per event with psycopg in autocommit mode (one
   statement = one transaction), same table, same indexes, same payload; hashes are constants.
-- ours: `transaction.atomic()` + `event_store.append` (hash chain, audience, Django ORM), one
+- ours: `transaction.atomic()` + `event_store.append` (hash chain, Django ORM), one
   event per transaction, the head kept in memory as `games.services` keeps it in the projection;
   ours per command: the events of one command in one transaction, as the service appends.
 - eventsourcing: an `Application` with PERSISTENCE_MODULE=eventsourcing.postgres, one aggregate
@@ -33,7 +33,6 @@ from eventsourcing.domain import Aggregate
 from bench.env import DATABASE_URL, percentile
 from games.engine import Event, RandomBot, execute, fold, new_game
 from games.engine.simulate import game_seed
-from games.engine.views import audience
 
 HASH = "f" * 64
 TIME_CAP_S = 10.0  # one contender's share of one round, whatever its count
@@ -124,15 +123,14 @@ def plain(work: Workload, count: int) -> float:
     next_event = _cycle(work, games)
     for _ in range(min(count, work.events)):
         game, seq, e = next_event()
-        rows.append((game, seq, e.type, e.v, e.data, audience(e)))
-    sql = ("INSERT INTO games_gameevent (game_id, seq, type, v, data, visible_to, at, prev_hash,"
-           " hash) VALUES (%s, %s, %s, %s, %s, %s, to_timestamp(%s), %s, %s)")  # fmt: skip
+        rows.append((game, seq, e.type, e.v, e.data))
+    sql = ("INSERT INTO games_gameevent (game_id, seq, type, v, data, at, prev_hash, hash)"
+           " VALUES (%s, %s, %s, %s, %s, to_timestamp(%s), %s, %s)")  # fmt: skip
     with psycopg.connect(DATABASE_URL, autocommit=True) as conn:
 
         def step(i: int) -> int:
-            game, seq, type_, v, data, seen = rows[i]
-            conn.execute(sql, (game, seq, type_, v, Jsonb(data),
-                               None if seen is None else Jsonb(seen), now, HASH, HASH))  # fmt: skip
+            game, seq, type_, v, data = rows[i]
+            conn.execute(sql, (game, seq, type_, v, Jsonb(data), now, HASH, HASH))
             return 1
 
         return _timed(len(rows), step)

@@ -4,11 +4,16 @@
 - state: a plain dict for projections and replay snapshots; `state_from_json(state_to_json(s))`
   equals `s` (a test checks it on every event of random games);
 - canonical JSON: the exact bytes the hash chain covers.
+
+The state's records are written field by field, so a new field needs no edit here unless its
+value is not plain JSON (then it gets an entry in the tables below).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from dataclasses import fields
 from typing import Any
 
 from games.engine import Deck, GameState
@@ -21,65 +26,91 @@ def canonical_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+def _plain(value: Any) -> Any:
+    """A JSON value: tuples become lists, lists are copied (so nothing is shared)."""
+    if isinstance(value, list | tuple):
+        return [_plain(x) for x in value]
+    return value
+
+
+def _copied(value: Any, deck: Deck) -> Any:
+    """A JSON value read back as is, lists copied (so nothing is shared with the dict)."""
+    if isinstance(value, list):
+        return [_copied(x, deck) for x in value]
+    return value
+
+
+def _optional(decode: Callable[[Any, Deck], Any]) -> Callable[[Any, Deck], Any]:
+    return lambda value, deck: None if value is None else decode(value, deck)
+
+
+# A duel is stored as a list in field order: its fields' order is part of STATE_FORMAT.
+def _duel_to_json(duel: Duel) -> list[Any]:
+    return [_plain(getattr(duel, f.name)) for f in fields(Duel)]
+
+
+def _duel_from_json(values: list[Any], deck: Deck) -> Duel:
+    data = dict(zip((f.name for f in fields(Duel)), values, strict=True))
+    return Duel(**{**data, "bet": tuple(data["bet"]) if data["bet"] else None})
+
+
+PENDING_TO_JSON: dict[str, Callable[[Any], Any]] = {
+    "card": lambda card: card.id,
+    "duel": lambda duel: None if duel is None else _duel_to_json(duel),
+}
+PENDING_FROM_JSON: dict[str, Callable[[Any, Deck], Any]] = {
+    "card": lambda card_id, deck: deck.card(card_id),
+    "snapshot": lambda values, deck: tuple(values),
+    "asked": lambda values, deck: tuple(values),
+    "neighbor_options": lambda values, deck: tuple(values),
+    "duel": _optional(_duel_from_json),
+    "eliminated": lambda pairs, deck: [(seat, by) for seat, by in pairs],
+}
+
+
+def _pending_to_json(pending: Pending | None) -> dict[str, Any] | None:
+    return None if pending is None else _record_to_json(pending, PENDING_TO_JSON)
+
+
+def _pending_from_json(d: dict[str, Any] | None, deck: Deck) -> Pending | None:
+    return None if d is None else _record_from_json(Pending, d, deck, PENDING_FROM_JSON)
+
+
+STATE_TO_JSON: dict[str, Callable[[Any], Any]] = {
+    "deck": lambda deck: {"name": deck.name, "cards": deck.rows()},
+    "pending": _pending_to_json,
+    "first_rolls": lambda rolls: [[seat, value] for seat, value in rolls.items()],
+}
+STATE_FROM_JSON: dict[str, Callable[[Any, Deck], Any]] = {
+    "deck": lambda value, deck: deck,  # read first: the pending card is looked up in it
+    "pending": _pending_from_json,
+    "first_rolls": lambda pairs, deck: {seat: value for seat, value in pairs},
+}
+
+
+def _record_to_json(record: Any, encoders: dict[str, Callable[[Any], Any]]) -> dict[str, Any]:
+    out = {}
+    for f in fields(record):
+        value = getattr(record, f.name)
+        encode = encoders.get(f.name)
+        out[f.name] = encode(value) if encode else _plain(value)
+    return out
+
+
+def _record_from_json(
+    cls: type, d: dict[str, Any], deck: Deck, decoders: dict[str, Callable[[Any, Deck], Any]]
+) -> Any:
+    values = {f.name: decoders.get(f.name, _copied)(d[f.name], deck) for f in fields(cls)}
+    return cls(**values)
+
+
 def state_to_json(s: GameState) -> dict[str, Any]:
-    return {
-        "format": STATE_FORMAT,
-        "variant": s.variant, "n": s.n, "options": s.options,
-        "deck": {"name": s.deck.name, "cards": s.deck.rows()},
-        "seed_commitment": s.seed_commitment, "rigged": s.rigged, "rig": s.rig,
-        "status": s.status, "names": s.names, "bots": s.bots, "lives": s.lives, "hands": s.hands,
-        "draw": s.draw, "discard": s.discard, "phase": s.phase, "kostic": s.kostic, "turn": s.turn,
-        "awaiting": s.awaiting, "pending": _pending_to_json(s.pending),
-        "first_rolls": [[k, v] for k, v in s.first_rolls.items()], "contenders": s.contenders,
-        "countdown": s.countdown, "countdown_turn": s.countdown_turn, "winners": s.winners,
-        "rolls": s.rolls, "shuffles": s.shuffles, "seed": s.seed,
-    }  # fmt: skip
+    return {"format": STATE_FORMAT, **_record_to_json(s, STATE_TO_JSON)}
 
 
 def state_from_json(d: dict[str, Any]) -> GameState:
     if d.get("format") != STATE_FORMAT:
         raise ValueError(f"unknown state format {d.get('format')!r}")
     deck = Deck.from_rows(d["deck"]["name"], d["deck"]["cards"])
-    return GameState(
-        variant=d["variant"], n=d["n"], deck=deck, options=d["options"],
-        seed_commitment=d["seed_commitment"], rigged=d["rigged"], rig=d["rig"],
-        status=d["status"], names=list(d["names"]), bots=list(d["bots"]), lives=list(d["lives"]),
-        hands=[list(h) for h in d["hands"]], draw=list(d["draw"]), discard=list(d["discard"]),
-        phase=d["phase"], kostic=d["kostic"], turn=d["turn"], awaiting=list(d["awaiting"]),
-        pending=_pending_from_json(d["pending"], deck),
-        first_rolls={k: v for k, v in d["first_rolls"]}, contenders=list(d["contenders"]),
-        countdown=d["countdown"], countdown_turn=d["countdown_turn"],
-        winners=list(d["winners"]) if d["winners"] is not None else None,
-        rolls=d["rolls"], shuffles=d["shuffles"], seed=d["seed"],
-    )  # fmt: skip
-
-
-def _pending_to_json(p: Pending | None) -> dict[str, Any] | None:
-    if p is None:
-        return None
-    duel = p.duel
-    return {
-        "seat": p.seat, "card": p.card.id, "effect_index": p.effect_index, "scope": p.scope,
-        "target": p.target, "snapshot": list(p.snapshot), "asked": list(p.asked),
-        "window": p.window, "queue": p.queue, "neighbor_options": list(p.neighbor_options),
-        "neighbor": p.neighbor,
-        "duel": None if duel is None else [duel.p, duel.k, duel.bettor,
-                                           list(duel.bet) if duel.bet else None, duel.loser],
-        "eliminated": [list(x) for x in p.eliminated], "handoffs": p.handoffs,
-    }  # fmt: skip
-
-
-def _pending_from_json(d: dict[str, Any] | None, deck: Deck) -> Pending | None:
-    if d is None:
-        return None
-    duel = None
-    if d["duel"] is not None:
-        dp, dk, bettor, bet, loser = d["duel"]
-        duel = Duel(dp, dk, bettor, tuple(bet) if bet else None, loser)  # type: ignore[arg-type]
-    return Pending(
-        seat=d["seat"], card=deck.card(d["card"]), effect_index=d["effect_index"],
-        scope=d["scope"], target=d["target"], snapshot=tuple(d["snapshot"]),
-        asked=tuple(d["asked"]), window=list(d["window"]), queue=list(d["queue"]),
-        neighbor_options=tuple(d["neighbor_options"]), neighbor=d["neighbor"], duel=duel,
-        eliminated=[(a, b) for a, b in d["eliminated"]], handoffs=list(d["handoffs"]),
-    )  # fmt: skip
+    state: GameState = _record_from_json(GameState, d, deck, STATE_FROM_JSON)
+    return state

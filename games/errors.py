@@ -1,30 +1,28 @@
-"""The service's errors: a machine code (API.md), a human message, and an HTTP status."""
+"""The service's errors: a machine code (API.md), a human message, and an HTTP status.
+
+The codes and their statuses are one enumeration, `games.engine.Code`, shared with the engine.
+"""
 
 from __future__ import annotations
 
-from games.engine import IllegalCommand
+from games.engine import Code, IllegalCommand
 
-STATUS_BY_CODE = {
-    "invalid": 400, "not_authenticated": 401, "forbidden": 403, "not_found": 404,
-    "method_not_allowed": 405, "not_acceptable": 406, "not_your_turn": 409, "stale_seq": 409,
-    "game_over": 409, "game_full": 409, "seat_taken": 409, "already_seated": 409,
-    "username_taken": 409,
-    "too_large": 413, "unsupported_media_type": 415, "illegal_move": 422,
-    "idempotency_mismatch": 422, "throttled": 429,
-}  # fmt: skip
+STATUS_BY_CODE: dict[str, int] = {code.value: code.status for code in Code}
 
 
 class ApiError(Exception):
-    def __init__(self, code: str, message: str) -> None:
+    """`code` is a Code or a string equal to one; any other string is a bug (ValueError)."""
+
+    def __init__(self, code: Code | str, message: str) -> None:
         super().__init__(message)
-        self.code, self.message = code, message
+        self.code, self.message = Code.of(code), message
 
     @property
     def status(self) -> int:
-        return STATUS_BY_CODE.get(self.code, 400)
+        return self.code.status
 
     def body(self) -> dict:
-        return {"error": {"code": self.code, "message": self.message}}
+        return {"error": {"code": self.code.value, "message": self.message}}
 
     @classmethod
     def from_engine(cls, err: IllegalCommand) -> ApiError:
@@ -32,8 +30,8 @@ class ApiError(Exception):
 
 
 def stale_seq(expected: int | None, head: int) -> ApiError:
-    return ApiError("stale_seq", f"expected_seq {expected} is not the last seq {head}; refetch")
+    return ApiError(Code.STALE_SEQ, f"expected_seq {expected} is not the last seq {head}; refetch")
 
 
 def not_found(what: str = "game") -> ApiError:
-    return ApiError("not_found", f"no such {what}")
+    return ApiError(Code.NOT_FOUND, f"no such {what}")

@@ -15,7 +15,6 @@ from datetime import UTC, datetime
 from games.codec import canonical_json
 from games.engine import Event
 from games.engine.events import GAME_ENDED
-from games.engine.views import audience
 from games.models import GameEvent
 
 GENESIS = "0" * 64
@@ -40,7 +39,7 @@ def append(*, game_id: int, head_seq: int, head_hash: str, events: list[Event],
             data = {**data, "chain_head": prev}
         h = event_hash(prev, seq, e.type, e.v, data, at)
         rows.append(GameEvent(game_id=game_id, seq=seq, type=e.type, v=e.v, data=data,
-                              visible_to=audience(e), at=at, prev_hash=prev, hash=h))  # fmt: skip
+                              at=at, prev_hash=prev, hash=h))  # fmt: skip
         prev = h
     return GameEvent.objects.bulk_create(rows)
 

@@ -30,8 +30,6 @@ class GameEvent(models.Model):
     type = models.CharField(max_length=40)
     v = models.PositiveSmallIntegerField(default=1)
     data = models.JSONField()
-    # Seats that may see the data unredacted while the game runs; null = public (R23).
-    visible_to = models.JSONField(null=True, blank=True)
     at = models.DateTimeField()
     prev_hash = models.CharField(max_length=64)
     hash = models.CharField(max_length=64)

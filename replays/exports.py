@@ -23,7 +23,6 @@ from django.utils import timezone
 from games import event_store
 from games.engine import GameState, fold
 from games.engine.events import GAME_ENDED
-from games.engine.views import audience
 from games.models import Game, GameEvent
 from games.projections import rebuild_game
 from replays.verification import Check, Report, verify_record
@@ -149,7 +148,7 @@ def import_file(f: GameFile, *, username: str = IMPORTER) -> int:
     with transaction.atomic():
         game = Game.objects.create(seed=f.seed, created_by=owner)
         for r in f.rows:
-            r.game, r.visible_to = game, audience(event_store.to_event(r))
+            r.game = game
         GameEvent.objects.bulk_create(f.rows)
         rebuild_game(game.pk)
     return game.pk

@@ -5,7 +5,8 @@
     more = decide(state, Play("C17", 0, "one", 2), actor=state.kostic, seed=seed)
     state = fold(more, state)
 
-Errors are IllegalCommand with a stable `code`; views and redaction live in `views`.
+Errors are IllegalCommand with a stable `code` (a `Code`, which carries its HTTP status);
+views and redaction live in `views`.
 """
 
 from .bots import BOTS, HeuristicBot, RandomBot
@@ -23,7 +24,7 @@ from .commands import (
     parse_command,
 )
 from .decide import decide, execute, new_game
-from .errors import IllegalCommand
+from .errors import Code, IllegalCommand
 from .events import Event
 from .evolve import evolve, fold
 from .legal import legal_commands
@@ -38,6 +39,7 @@ __all__ = [
     "Block",
     "Card",
     "ChooseNeighbor",
+    "Code",
     "Command",
     "Deck",
     "Effect",

@@ -126,7 +126,7 @@ def rederive(events: list[Event], seed: bytes) -> Verdict:
             elif e.type == ev.GAME_STARTED and d.get("shuffle") is not None:
                 deal = rng.shuffle(seed, d["shuffle"], state.deck.ids)
                 n = state.n
-                hands = [deal[p : 3 * n : n] for p in range(n)]
+                hands = [deal[seat : 3 * n : n] for seat in range(n)]
                 if hands != d["hands"] or deal[3 * n :] != d["draw"]:
                     return Verdict(False, seq - 1, seq, "the deal is not the seed's shuffle")
             elif e.type == ev.DECK_RESHUFFLED:

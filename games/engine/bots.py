@@ -11,7 +11,7 @@ from .cards import BLAST, DUEL, GIVE_NEIGHBOR, STEAL_NEIGHBOR, SWAP_NEIGHBOR
 from .commands import Block, ChooseNeighbor, Command, Handoff, Pass, Play
 from .legal import legal_commands
 from .resolution import SELF_ONLY
-from .rules import TABLE_WIDE, affected_order, capped, neighbours, table_wide_changes
+from .rules import TABLE_WIDE, affected_order, capped, neighbors, table_wide_changes
 from .state import BLOCK, CHOOSE_NEIGHBOR, HANDOFF, PLAY, GameState
 
 DUEL_LOSS_FIRST_BETTOR = 4 / 3  # the first bettor loses 2 lives with probability 2/3
@@ -40,7 +40,7 @@ class HeuristicBot:
         if phase == BLOCK:
             return self._block_or_pass(s, seat, options)
         if phase == CHOOSE_NEIGHBOR:
-            return max(options, key=lambda c: self._score(s, seat, _neighbour_preview(s, c)))
+            return max(options, key=lambda c: self._score(s, seat, _neighbor_preview(s, c)))
         if phase == HANDOFF:
             return self._handoff(s, seat, options)
         return options[0]
@@ -49,9 +49,15 @@ class HeuristicBot:
         """Higher is better for `seat` (its pair's best member in the pairs variants)."""
         team = s.team(seat)
         mine = max(
-            lives[p] for p in range(s.n) if p == seat or (team is not None and s.team(p) == team)
+            lives[player]
+            for player in range(s.n)
+            if player == seat or (team is not None and s.team(player) == team)
         )
-        rivals = [lives[p] for p in range(s.n) if p != seat and (team is None or s.team(p) != team)]
+        rivals = [
+            lives[player]
+            for player in range(s.n)
+            if player != seat and (team is None or s.team(player) != team)
+        ]
         knocked_out = sum(1 for x in rivals if x <= 0)
         # The lead over the best rival first; then progress (rivals' lives down), so that two
         # bots do not heal forever what the other takes (games must end).
@@ -61,11 +67,11 @@ class HeuristicBot:
         blocks = [c for c in options if isinstance(c, Block)]
         if not blocks:
             return Pass()
-        p = s.pending
-        assert p is not None
-        play = Play(p.card.id, p.effect_index, p.scope, p.target)
+        pending = s.pending
+        assert pending is not None
+        play = Play(pending.card.id, pending.effect_index, pending.scope, pending.target)
         before = self._score(s, seat, list(s.lives))
-        after = self._score(s, seat, preview(s, p.seat, play))
+        after = self._score(s, seat, preview(s, pending.seat, play))
         spare = len(s.hands[seat]) - 1
         if before - after > (6 if spare < 2 else 2):
             return blocks[0]
@@ -91,38 +97,38 @@ def preview(s: GameState, kostic: int | None, command: Command) -> list[float]:
         for seat, new in table_wide_changes(kind, s.lives, s.alive()):
             lives[seat] = new
         return lives
-    for p in order:
-        if lives[p] <= 0:
+    for seat in order:
+        if lives[seat] <= 0:
             continue
         if kind in SELF_ONLY:
-            lives[p] = capped(SELF_ONLY[kind](int(lives[p])))
+            lives[seat] = capped(SELF_ONLY[kind](int(lives[seat])))
         elif kind == BLAST:
-            lives[p] -= 2
-            for nb in neighbours(s, p):
+            lives[seat] -= 2
+            for nb in neighbors(s, seat):
                 lives[nb] -= 1
         elif kind == DUEL:
-            lives[p] -= DUEL_LOSS_FIRST_BETTOR
+            lives[seat] -= DUEL_LOSS_FIRST_BETTOR
             lives[kostic] -= 2 - DUEL_LOSS_FIRST_BETTOR
         elif kind in (GIVE_NEIGHBOR, STEAL_NEIGHBOR, SWAP_NEIGHBOR):
-            nbs = neighbours(s, p)
+            nbs = neighbors(s, seat)
             richest = max(nbs, key=lambda q: lives[q])
             if kind == GIVE_NEIGHBOR:
-                lives[p], lives[nbs[0]] = lives[p] - 1, min(6, lives[nbs[0]] + 1)
+                lives[seat], lives[nbs[0]] = lives[seat] - 1, min(6, lives[nbs[0]] + 1)
             elif kind == STEAL_NEIGHBOR:
-                lives[p], lives[richest] = min(6, lives[p] + 1), lives[richest] - 1
-            elif lives[richest] > lives[p]:
-                lives[p], lives[richest] = lives[richest], lives[p]
+                lives[seat], lives[richest] = min(6, lives[seat] + 1), lives[richest] - 1
+            elif lives[richest] > lives[seat]:
+                lives[seat], lives[richest] = lives[richest], lives[seat]
     eliminated = sum(1 for q in range(s.n) if s.lives[q] > 0 >= lives[q] and q != kostic)
     if eliminated and lives[kostic] > 0:  # R14: the eliminator's bonus
         lives[kostic] = min(6, lives[kostic] + eliminated)
     return [max(0.0, x) for x in lives]
 
 
-def _neighbour_preview(s: GameState, command: Command) -> list[float]:
-    p = s.pending
-    assert p is not None and isinstance(command, ChooseNeighbor)
+def _neighbor_preview(s: GameState, command: Command) -> list[float]:
+    pending = s.pending
+    assert pending is not None and isinstance(command, ChooseNeighbor)
     lives: list[float] = list(s.lives)
-    me, other, kind = p.queue[0], command.neighbor, p.effect.kind
+    me, other, kind = pending.queue[0], command.neighbor, pending.effect.kind
     if kind == GIVE_NEIGHBOR:
         lives[me], lives[other] = lives[me] - 1, min(6, lives[other] + 1)
     elif kind == STEAL_NEIGHBOR:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
 
-from .errors import IllegalCommand
+from .errors import illegal
 
 RED, GREEN, BLUE = "red", "green", "blue"
 COLOURS = (RED, GREEN, BLUE)
@@ -76,12 +76,17 @@ class Deck:
     def __post_init__(self) -> None:
         object.__setattr__(self, "by_id", {c.id: c for c in self.cards})
 
+    def __hash__(self) -> int:
+        # Equal decks share a name; hashing every card would cost more than the memo keyed on
+        # a deck (legal.py) saves.
+        return hash(self.name)
+
     def card(self, card_id: str) -> Card:
-        """Return the card with this id; raise IllegalCommand("illegal_move") if unknown."""
+        """Return the card with this id; raise IllegalCommand(Code.ILLEGAL_MOVE) if unknown."""
         try:
             return self.by_id[card_id]
         except (KeyError, TypeError):
-            raise IllegalCommand("illegal_move", f"no card {card_id!r} in this deck") from None
+            raise illegal(f"no card {card_id!r} in this deck") from None
 
     def __contains__(self, card_id: object) -> bool:
         return card_id in self.by_id

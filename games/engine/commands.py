@@ -1,7 +1,7 @@
 """Commands: what a seat (or the service, for joins and timeouts) asks the engine to do.
 
 Each command has a canonical body, the JSON shape of ../shared/API.md (`body()`), and is
-built back from one by `parse_command`, which raises IllegalCommand("invalid") on a bad shape.
+built back from one by `parse_command`, which raises IllegalCommand(Code.INVALID) on a bad shape.
 """
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ def _choice(body: dict[str, Any], name: str, options: tuple[str, ...]) -> str:
 
 
 def parse_command(body: Any) -> Command:
-    """Turn an API command body into a command; IllegalCommand("invalid") if malformed."""
+    """Turn an API command body into a command; IllegalCommand(Code.INVALID) if malformed."""
     if not isinstance(body, dict):
         raise invalid("a command is a JSON object")
     kind = body.get("type")

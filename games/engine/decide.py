@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .cards import Deck
 from .commands import Bet, Block, ChooseNeighbor, Command, Handoff, Join, Pass, Play, Timeout
-from .errors import IllegalCommand, game_over, illegal, invalid, not_your_turn
+from .errors import Code, IllegalCommand, game_over, illegal, invalid, not_your_turn
 from .events import (
     BET_PLACED,
     BLOCK_PASSED,
@@ -39,7 +39,7 @@ def new_game(
     """The events that create a game (R22: the seed's commitment comes first).
 
     Bot seats (option `bots`) are seated at once, and a game of bots only starts at once;
-    players take the other seats with Join. Raises IllegalCommand("invalid") for bad settings.
+    players take the other seats with Join. Raises IllegalCommand(Code.INVALID) for bad settings.
     """
     events = creation_events(
         seats=seats, seed=seed, variant=variant, options=options, deck=deck, rig=rig
@@ -142,15 +142,15 @@ def _join(s: GameState, join: Join) -> list[Event]:
     if s.status == ENDED:
         raise game_over()
     if s.status != LOBBY:
-        raise IllegalCommand("game_full", "the game has already started")
+        raise IllegalCommand(Code.GAME_FULL, "the game has already started")
     free = [seat for seat, name in enumerate(s.names) if name is None]
     if not free:
-        raise IllegalCommand("game_full", "every seat is taken")
+        raise IllegalCommand(Code.GAME_FULL, "every seat is taken")
     seat = free[0] if join.seat is None else join.seat
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < s.n:
         raise invalid(f"seat must be 0..{s.n - 1}")
     if seat not in free:
-        raise IllegalCommand("seat_taken", f"seat {seat} is taken")
+        raise IllegalCommand(Code.SEAT_TAKEN, f"seat {seat} is taken")
     return [Event(SEAT_TAKEN, {"seat": seat, "name": join.name, "bot": join.bot})]
 
 

@@ -42,14 +42,16 @@ def auto_events(s: GameState, seed: bytes) -> list[Event]:
         return start_events(s, seed) if None not in s.names else []
     if s.status != ACTIVE:
         return []
-    p = s.pending
-    if s.countdown is None and p is not None and p.eliminated:  # R16: first elimination
+    pending = s.pending
+    # R16: the countdown starts at the first elimination.
+    if s.countdown is None and pending is not None and pending.eliminated:
         return [Event(COUNTDOWN_STARTED, {"value": COUNTDOWN_START})]
     phase = s.phase
     if phase == PLAY:
         return _maybe_skip(s)
     if phase == BLOCK:
-        return [] if p.window else [Event(BLOCK_WINDOW_CLOSED, {})]  # type: ignore[union-attr]
+        assert pending is not None
+        return [] if pending.window else [Event(BLOCK_WINDOW_CLOSED, {})]
     if phase == RESOLVE:
         return next_step(s, seed)
     if phase == DRAW:
@@ -81,7 +83,7 @@ def _first_roll(s: GameState, seed: bytes) -> Event:
     """R2/R32: contenders roll in seat order until one is highest."""
     if len(s.contenders) == 1:
         return Event(TURN_STARTED, {"kostic": s.contenders[0], "turn": 1})
-    seat = next(p for p in s.contenders if p not in s.first_rolls)
+    seat = next(contender for contender in s.contenders if contender not in s.first_rolls)
     return Event(DIE_ROLLED, roll_event(s, seed, "first", seat))
 
 

@@ -6,19 +6,17 @@ it; the API's view shows it as `legal`. `explain_play` only words the reason for
 
 from __future__ import annotations
 
-from .cards import DUEL, Card
+from collections.abc import Sequence
+from functools import lru_cache
+
+from .cards import DUEL, Card, Deck
 from .commands import BET_VALUES, Bet, Block, ChooseNeighbor, Command, Handoff, Pass, Play
 from .rules import CONDITION_TEXT, NEEDS_OTHER_PLAYER, TABLE_WIDE, meets_condition, scopes_for
 from .state import ACTIVE, BET, BLOCK, CHOOSE_NEIGHBOR, HANDOFF, PLAY, GameState
 
 
-def plays_of_card(
-    s: GameState, kostic: int, card: Card, alive: list[int] | None = None
-) -> list[Play]:
+def plays_of_card(card: Card, kostic: int, lives: Sequence[int], alive: list[int]) -> list[Play]:
     """Legal plays of one card: scope by colour (section 2), targets by R3, R9, R12, R33."""
-    if alive is None:
-        alive = s.alive()
-    lives = s.lives
     out = []
     for index, effect in enumerate(card.effects):
         kind = effect.kind
@@ -36,15 +34,22 @@ def plays_of_card(
     return out
 
 
-def legal_plays(s: GameState, seat: int) -> list[Play]:
-    """Every legal play of `seat`'s hand; memoised on the state (apply clears the memo)."""
-    memo = s.memo_plays
-    if memo is not None and memo[0] == seat:
-        return memo[1]
-    cards, alive = s.deck.by_id, s.alive()
-    plays = [play for c in s.hands[seat] for play in plays_of_card(s, seat, cards[c], alive)]
-    s.memo_plays = (seat, plays)
-    return plays
+def legal_plays(s: GameState, seat: int) -> tuple[Play, ...]:
+    """Every legal play of `seat`'s hand."""
+    return _hand_plays(s.deck, seat, tuple(s.hands[seat]), tuple(s.lives))
+
+
+# A turn asks three times (may the Kostič play? what may a bot play? is this play legal?),
+# so the plays are memoised on everything that decides them, and nothing is kept in the state.
+@lru_cache(maxsize=4096)
+def _hand_plays(
+    deck: Deck, kostic: int, hand: tuple[str, ...], lives: tuple[int, ...]
+) -> tuple[Play, ...]:
+    alive = [seat for seat, left in enumerate(lives) if left > 0]
+    cards, plays = deck.by_id, []
+    for c in hand:
+        plays += plays_of_card(cards[c], kostic, lives, alive)
+    return tuple(plays)
 
 
 def legal_blocks(s: GameState, seat: int) -> list[Block]:
@@ -64,7 +69,7 @@ def legal_bets(s: GameState) -> list[Bet]:
 
 def legal_handoffs(s: GameState, seat: int) -> list[Handoff]:
     """R15: one card to any player still in the game, or decline."""
-    alive = [p for p in range(s.n) if s.lives[p] > 0]
+    alive = s.alive()
     return [Handoff(None, None)] + [Handoff(c, to) for c in s.hands[seat] for to in alive]
 
 

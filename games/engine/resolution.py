@@ -30,7 +30,7 @@ from .events import (
     PLAYER_ELIMINATED,
     Event,
 )
-from .rules import TABLE_WIDE, capped, neighbours, table_wide_changes
+from .rules import TABLE_WIDE, capped, neighbors, table_wide_changes
 from .state import MAX_LIVES, GameState, Pending
 
 SELF_ONLY = {
@@ -44,34 +44,34 @@ SELF_ONLY = {
 
 
 def next_step(s: GameState, seed: bytes) -> list[Event]:
-    p = s.pending
-    assert p is not None
-    if p.duel is not None:
-        return _duel_step(s, p, seed)
-    if not p.queue:
-        return [_finish(s, p)]
-    kind, target = p.effect.kind, p.queue[0]
+    pending = s.pending
+    assert pending is not None
+    if pending.duel is not None:
+        return _duel_step(s, pending, seed)
+    if not pending.queue:
+        return [_finish(s, pending)]
+    kind, target = pending.effect.kind, pending.queue[0]
     if kind in TABLE_WIDE:  # R10
         alive = [q for q in range(s.n) if s.lives[q] > 0]
-        return _changes(s, p, table_wide_changes(kind, s.lives, alive), [target])
+        return _changes(s, pending, table_wide_changes(kind, s.lives, alive), [target])
     if kind in SELF_ONLY:  # self-only effects cannot touch each other: resolve the batch (R11)
         change = SELF_ONLY[kind]
-        batch = list(p.queue)
-        return _changes(s, p, [[q, capped(change(s.lives[q]))] for q in batch], batch)
-    if kind == BLAST:  # R27: neighbours fixed before P loses 2; order P, left, right
+        batch = list(pending.queue)
+        return _changes(s, pending, [[q, capped(change(s.lives[q]))] for q in batch], batch)
+    if kind == BLAST:  # R27: neighbors fixed before P loses 2; order P, left, right
         changes = [[target, capped(s.lives[target] - 2)]]
-        changes += [[nb, capped(s.lives[nb] - 1)] for nb in neighbours(s, target)]
-        return _changes(s, p, changes, [target])
+        changes += [[nb, capped(s.lives[nb] - 1)] for nb in neighbors(s, target)]
+        return _changes(s, pending, changes, [target])
     if kind == DUEL:
-        return [Event(DUEL_STARTED, {"seats": [target, p.seat]})]
-    return _neighbour_step(s, p, kind, target)
+        return [Event(DUEL_STARTED, {"seats": [target, pending.seat]})]
+    return _neighbor_step(s, pending, kind, target)
 
 
-def _neighbour_step(s: GameState, p: Pending, kind: str, target: int) -> list[Event]:
-    options = neighbours(s, target)
-    if p.neighbor is None and len(options) > 1:  # R8: the affected player chooses
+def _neighbor_step(s: GameState, pending: Pending, kind: str, target: int) -> list[Event]:
+    options = neighbors(s, target)
+    if pending.neighbor is None and len(options) > 1:  # R8: the affected player chooses
         return [Event(NEIGHBOR_REQUESTED, {"seat": target, "options": list(options)})]
-    other = p.neighbor if p.neighbor is not None else options[0]
+    other = pending.neighbor if pending.neighbor is not None else options[0]
     mine, theirs = s.lives[target], s.lives[other]
     if kind == GIVE_NEIGHBOR:
         changes = [[target, capped(mine - 1)], [other, capped(theirs + 1)]]
@@ -80,7 +80,7 @@ def _neighbour_step(s: GameState, p: Pending, kind: str, target: int) -> list[Ev
     else:
         assert kind == SWAP_NEIGHBOR
         changes = [[target, theirs], [other, mine]]
-    return _changes(s, p, changes, [target])
+    return _changes(s, pending, changes, [target])
 
 
 def _roll_value(s: GameState, seed: bytes) -> tuple[int, bool]:
@@ -103,8 +103,8 @@ def bet_hits(kind: str, value: str, roll: int) -> bool:
     return (roll % 2 == 1) == (value == "heads")  # a coin is a roll: odd = heads
 
 
-def _duel_step(s: GameState, p: Pending, seed: bytes) -> list[Event]:
-    duel = p.duel
+def _duel_step(s: GameState, pending: Pending, seed: bytes) -> list[Event]:
+    duel = pending.duel
     assert duel is not None
     if duel.loser is None:  # a bet was placed: roll the die (or toss the coin, R13)
         kind, value = duel.bet  # type: ignore[misc]
@@ -115,19 +115,21 @@ def _duel_step(s: GameState, p: Pending, seed: bytes) -> list[Event]:
             return [Event(COIN_TOSSED, data)]
         return [Event(DIE_ROLLED, data)]
     loser = duel.loser  # a bettor who misses loses 2 lives and the duel ends
-    return _changes(s, p, [[loser, capped(s.lives[loser] - 2)]], [duel.p], duel.other(loser))
+    return _changes(
+        s, pending, [[loser, capped(s.lives[loser] - 2)]], [duel.affected], duel.other(loser)
+    )
 
 
 def _changes(
     s: GameState,
-    p: Pending,
+    pending: Pending,
     changes: list[list[int]],
     resolved: list[int],
     eliminator: int | None = None,
 ) -> list[Event]:
     """A life change and the eliminations it causes, in the order of `changes` (R27)."""
     out = [Event(LIVES_CHANGED, {"changes": changes, "resolved": resolved})]
-    by = p.seat if eliminator is None else eliminator
+    by = pending.seat if eliminator is None else eliminator
     for seat, lives in changes:
         if lives == 0 and s.lives[seat] > 0:
             # R14: the Kostič, or the duel's other participant; nobody for self-elimination.
@@ -135,10 +137,10 @@ def _changes(
     return out
 
 
-def _finish(s: GameState, p: Pending) -> Event:
+def _finish(s: GameState, pending: Pending) -> Event:
     """R14/R28: the bonus, after the effect, to eliminators still in the game; R17/R29 end."""
     counts: dict[int, int] = {}
-    for _, by in p.eliminated:
+    for _, by in pending.eliminated:
         if by is not None and s.lives[by] > 0:
             counts[by] = counts.get(by, 0) + 1
     bonus = [[seat, min(MAX_LIVES, s.lives[seat] + k)] for seat, k in sorted(counts.items())]

@@ -82,8 +82,8 @@ def right_of(s: GameState, seat: int) -> int:
     return seat
 
 
-def neighbours(s: GameState, seat: int) -> tuple[int, ...]:
-    """Left then right neighbour; one seat when only two players are in the game (R7)."""
+def neighbors(s: GameState, seat: int) -> tuple[int, ...]:
+    """Left then right neighbor; one seat when only two players are in the game (R7)."""
     left, right = left_of(s, seat), right_of(s, seat)
     if left == seat:
         return ()
@@ -107,15 +107,15 @@ def affected_order(
     order = seat_order_from(s, kostic)
     if kind == DUEL:  # R33: a duel between the Kostič and each other player
         return order[1:]
-    return [p for p in order if meets_condition(kind, snapshot[p])]
+    return [seat for seat in order if meets_condition(kind, snapshot[seat])]
 
 
 def table_wide_changes(kind: str, lives: list[int], alive: list[int]) -> list[list[int]]:
     """R10: LOWHP players get the LOWHP part; TOPHP players that are not LOWHP the TOPHP part."""
-    top = max(lives[p] for p in alive)
+    top = max(lives[seat] for seat in alive)
     changes = []
-    for p in alive:
-        now = lives[p]
+    for seat in alive:
+        now = lives[seat]
         if is_low(now):
             new = min(MAX_LIVES, now + 1) if kind == LOW_UP_TOP_DOWN else 2
         elif now == top:
@@ -123,7 +123,7 @@ def table_wide_changes(kind: str, lives: list[int], alive: list[int]) -> list[li
         else:
             continue
         if new != now:
-            changes.append([p, new])
+            changes.append([seat, new])
     return changes
 
 
@@ -140,11 +140,11 @@ def ranking_key(s: GameState, seat: int) -> tuple[int, int]:
 def winners(s: GameState) -> list[int]:
     """All seats that win; pairs compare each pair's best member (R20) and both members win."""
     if s.team(0) is None:
-        best = max(ranking_key(s, p) for p in range(s.n))
-        return [p for p in range(s.n) if ranking_key(s, p) == best]
+        best = max(ranking_key(s, seat) for seat in range(s.n))
+        return [seat for seat in range(s.n) if ranking_key(s, seat) == best]
     team_best: dict[int, tuple[int, int]] = {}
-    for p in range(s.n):
-        team = s.team(p)
-        team_best[team] = max(team_best.get(team, (-1, -1)), ranking_key(s, p))  # type: ignore
+    for seat in range(s.n):
+        team = s.team(seat)
+        team_best[team] = max(team_best.get(team, (-1, -1)), ranking_key(s, seat))  # type: ignore
     best = max(team_best.values())
-    return [p for p in range(s.n) if team_best[s.team(p)] == best]  # type: ignore[index]
+    return [seat for seat in range(s.n) if team_best[s.team(seat)] == best]  # type: ignore[index]

@@ -25,7 +25,7 @@ def creation_events(
     deck: Deck | None,
     rig: dict | None,
 ) -> list[Event]:
-    """game_created, then a seat for each bot seat; IllegalCommand("invalid") if bad."""
+    """game_created, then a seat for each bot seat; IllegalCommand(Code.INVALID) if bad."""
     if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= 6:
         raise invalid("seats must be 2..6")
     if variant not in VARIANTS:

@@ -33,10 +33,10 @@ def play_game(
     """Play one game to its end with bots in every seat (events folded as they are made)."""
     rnd = random.Random(seed)
     seats = [
-        BOTS[bots[p % len(bots)]](rnd)
-        if bots[p % len(bots)] == "random"
-        else BOTS[bots[p % len(bots)]]()
-        for p in range(players)
+        BOTS[bots[seat % len(bots)]](rnd)
+        if bots[seat % len(bots)] == "random"
+        else BOTS[bots[seat % len(bots)]]()
+        for seat in range(players)
     ]
     events = new_game(
         seats=players, seed=seed, variant=variant, options={"bots": list(range(players))}
@@ -50,7 +50,7 @@ def play_game(
         count += len(new)
     else:
         raise RuntimeError(f"game did not end within {max_commands} commands")
-    names = [bots[p % len(bots)] for p in range(players)]
+    names = [bots[seat % len(bots)] for seat in range(players)]
     return GameResult(state.turn, count, list(state.winners or []), names)
 
 

@@ -6,9 +6,12 @@ anything, and `fold` mutates only the fresh state it builds.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from .cards import Card, Deck, Effect
+from .copying import make_copier
 
 STANDARD, PAIRS, PAIRS_EXTREME = "standard", "pairs", "pairs_extreme"
 VARIANTS = (STANDARD, PAIRS, PAIRS_EXTREME)
@@ -30,16 +33,19 @@ MAX_LIVES = 6
 
 @dataclass(slots=True)
 class Duel:
-    """A duel between the affected player and the Kostič (section 3.1); `p` bets first."""
+    """A duel between the affected player and the Kostič (section 3.1); `affected` bets first."""
 
-    p: int
-    k: int
+    affected: int
+    kostic: int
     bettor: int
     bet: tuple[str, str] | None = None
     loser: int | None = None
 
     def other(self, seat: int) -> int:
-        return self.k if seat == self.p else self.p
+        return self.kostic if seat == self.affected else self.affected
+
+    def copy(self) -> Duel:
+        return _copy_duel(self)
 
 
 @dataclass(slots=True)
@@ -66,34 +72,20 @@ class Pending:
         return self.card.effects[self.effect_index]
 
     def copy(self) -> Pending:
-        duel = self.duel
-        return Pending(
-            self.seat,
-            self.card,
-            self.effect_index,
-            self.scope,
-            self.target,
-            self.snapshot,
-            self.asked,
-            list(self.window),
-            list(self.queue),
-            self.neighbor_options,
-            self.neighbor,
-            Duel(duel.p, duel.k, duel.bettor, duel.bet, duel.loser) if duel else None,
-            list(self.eliminated),
-            list(self.handoffs),
-        )
+        return _copy_pending(self)
 
 
 @dataclass(slots=True)
 class GameState:
+    """Adding a field here is the whole change: copies and the codec walk the fields."""
+
     variant: str
     n: int
     deck: Deck
-    options: dict
+    options: Mapping[str, Any]  # read-only, like rig: both are fixed when the game is created
     seed_commitment: str
     rigged: bool = False
-    rig: dict | None = None  # tests and demos only; its hands and deck are hidden
+    rig: Mapping[str, Any] | None = None  # tests and demos only; its hands and deck are hidden
     status: str = LOBBY
     names: list[str | None] = field(default_factory=list)
     bots: list[bool] = field(default_factory=list)
@@ -114,41 +106,10 @@ class GameState:
     rolls: int = 0  # rolls and tosses made so far; the rig's dice are used up first
     shuffles: int = 0
     seed: str | None = None  # revealed at the end (R22)
-    # The Kostič's legal plays, computed once per state; `apply` clears it (see legal.py).
-    memo_plays: tuple[int, list] | None = field(default=None, repr=False, compare=False)
 
     def copy(self) -> GameState:
-        s = GameState(
-            self.variant,
-            self.n,
-            self.deck,
-            self.options,
-            self.seed_commitment,
-            self.rigged,
-            self.rig,
-            self.status,
-            list(self.names),
-            list(self.bots),
-            list(self.lives),
-            [list(h) for h in self.hands],
-            list(self.draw),
-            list(self.discard),
-            self.phase,
-            self.kostic,
-            self.turn,
-            list(self.awaiting),
-            self.pending.copy() if self.pending else None,
-            dict(self.first_rolls),
-            list(self.contenders),
-            self.countdown,
-            self.countdown_turn,
-            list(self.winners) if self.winners is not None else None,
-            self.rolls,
-            self.shuffles,
-            self.seed,
-            self.memo_plays,
-        )
-        return s
+        """A copy sharing nothing mutable (see copying.py)."""
+        return _copy_state(self)
 
     # Small questions every module asks.
     def in_game(self, seat: int) -> bool:
@@ -179,3 +140,8 @@ class GameState:
         if viewer is None:
             return False
         return viewer == seat or (self.variant == PAIRS_EXTREME and viewer == seat ^ 1)
+
+
+_copy_duel = make_copier(Duel)
+_copy_pending = make_copier(Pending, records=("Duel",))
+_copy_state = make_copier(GameState, records=("Pending",))

@@ -16,7 +16,7 @@ def deadline_kind(s: GameState) -> str | None:
 
 
 def timeout_commands(s: GameState) -> list[tuple[int, Command]]:
-    """The command played for each awaited seat: pass; left neighbour; parity/even (heads on a
+    """The command played for each awaited seat: pass; left neighbor; parity/even (heads on a
     coin, R34); decline; the built-in bot's play."""
     if s.status != ACTIVE:
         return []

@@ -52,7 +52,7 @@ def view_for(s: GameState, viewer: Viewer, *, reveal: bool = False) -> dict[str,
         "hands": [list(h) for h in s.hands]
         if reveal or s.status == ENDED or viewer == OMNISCIENT
         else None,
-        "players": [_player(s, p) for p in range(s.n)],
+        "players": [_player(s, player) for player in range(s.n)],
         "draw_count": len(s.draw),
         "discard": list(s.discard),
         "countdown": s.countdown,
@@ -71,48 +71,48 @@ def _awaiting(s: GameState, seat: int | None) -> list[int]:
     if s.phase == BLOCK and s.pending is not None:
         asked = s.pending.asked
         passed = seat is not None and seat in asked and seat not in s.pending.window
-        return [p for p in asked if not (passed and p == seat)]
+        return [other for other in asked if not (passed and other == seat)]
     return list(s.awaiting)
 
 
-def _player(s: GameState, p: int) -> dict[str, Any]:
+def _player(s: GameState, seat: int) -> dict[str, Any]:
     return {
-        "seat": p,
-        "username": s.names[p],
-        "bot": s.bots[p],
-        "lives": s.lives[p],
-        "hand_count": len(s.hands[p]),
-        "eliminated": s.status != "lobby" and s.lives[p] == 0,
-        "team": s.team(p),
+        "seat": seat,
+        "username": s.names[seat],
+        "bot": s.bots[seat],
+        "lives": s.lives[seat],
+        "hand_count": len(s.hands[seat]),
+        "eliminated": s.status != "lobby" and s.lives[seat] == 0,
+        "team": s.team(seat),
     }
 
 
 def _pending(s: GameState, viewer: Viewer) -> dict[str, Any] | None:
-    p = s.pending
-    if p is None or s.phase not in (BLOCK, RESOLVE, CHOOSE_NEIGHBOR, BET, HANDOFF):
+    pending = s.pending
+    if pending is None or s.phase not in (BLOCK, RESOLVE, CHOOSE_NEIGHBOR, BET, HANDOFF):
         return None
-    effect = p.effect
+    effect = pending.effect
     out: dict[str, Any] = {
-        "seat": p.seat,
-        "card": p.card.id,
-        "effect": p.effect_index,
+        "seat": pending.seat,
+        "card": pending.card.id,
+        "effect": pending.effect_index,
         "kind": effect.kind,
         "colour": effect.colour,
-        "scope": p.scope,
-        "target": p.target,
-        "resolving": p.queue[0] if p.queue and s.phase != BLOCK else None,
-        "neighbor_options": list(p.neighbor_options) or None,
-        "eliminated": [seat for seat, _ in p.eliminated],
+        "scope": pending.scope,
+        "target": pending.target,
+        "resolving": pending.queue[0] if pending.queue and s.phase != BLOCK else None,
+        "neighbor_options": list(pending.neighbor_options) or None,
+        "eliminated": [seat for seat, _ in pending.eliminated],
     }
-    if p.duel is not None:
-        d = p.duel
+    if pending.duel is not None:
+        d = pending.duel
         out["duel"] = {
-            "seats": [d.p, d.k],
+            "seats": [d.affected, d.kostic],
             "bettor": d.bettor,
             "bet": list(d.bet) if d.bet else None,
         }
     if s.phase == HANDOFF:
-        out["handoff"] = p.handoffs[0]
+        out["handoff"] = pending.handoffs[0]
     return out
 
 
@@ -126,7 +126,9 @@ def redact_event(e: ev.Event, s: GameState, viewer: Viewer) -> dict[str, Any]:
         rig.pop("hands", None), rig.pop("deck", None)
         return {**data, "rig": rig}
     if t == ev.GAME_STARTED:
-        hands = [h if _sees(s, viewer, p) else [None] * len(h) for p, h in enumerate(data["hands"])]
+        hands = [
+            h if _sees(s, viewer, seat) else [None] * len(h) for seat, h in enumerate(data["hands"])
+        ]
         return {**data, "hands": hands, "draw": [None] * len(data["draw"])}
     if t == ev.DECK_RESHUFFLED:
         return {**data, "draw": [None] * len(data["draw"])}
@@ -139,16 +141,3 @@ def redact_event(e: ev.Event, s: GameState, viewer: Viewer) -> dict[str, Any]:
         if not _sees(s, viewer, data["seat"]):  # R19: hidden while the window is open
             return {**data, "seat": None}
     return dict(data)
-
-
-def audience(e: ev.Event) -> list[int] | None:
-    """Who sees an event's hidden part while the game runs (None: it has none). Informational,
-    stored beside each event; `redact_event` is what payloads go through."""
-    t, data = e.type, e.data
-    if t in (ev.GAME_STARTED, ev.DECK_RESHUFFLED) or (t == ev.GAME_CREATED and data.get("rig")):
-        return []  # each seat sees its own dealt hand; the draw pile nobody
-    if t in (ev.CARD_DRAWN, ev.BLOCK_PASSED):
-        return [data["seat"]]
-    if t == ev.CARD_HANDED_OFF and data["card"] is not None:
-        return sorted({data["seat"], data["to"]})
-    return None
