@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 
 from frontend import listings
 from frontend.forms import VARIANT_NAMES, FinishedFilterForm, LoginForm, SignupForm
+from games.engine.errors import Code
 
 SEAT_COUNTS = range(2, 7)
 
@@ -25,13 +26,13 @@ def api_error_words() -> dict[str, str]:
     """API.md's error codes the lobby may meet, said in the page's language (lobby.js shows
     the server's English message for any other code)."""
     return {
-        "game_full": _("This game has no free seat any more."),
-        "seat_taken": _("That seat has just been taken."),
-        "already_seated": _("You already sit in this game."),
-        "not_authenticated": _("Please log in again."),
-        "forbidden": _("Please log in again."),
+        Code.GAME_FULL: _("This game has no free seat any more."),
+        Code.SEAT_TAKEN: _("That seat has just been taken."),
+        Code.ALREADY_SEATED: _("You already sit in this game."),
+        Code.NOT_AUTHENTICATED: _("Please log in again."),
+        Code.FORBIDDEN: _("Please log in again."),
         "network": _("The server cannot be reached. Check your connection and try again."),
-        "invalid": _("The server refused these settings:"),
+        Code.INVALID: _("The server refused these settings:"),
     }
 
 

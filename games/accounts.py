@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from rest_framework.authtoken.models import Token
 
+from games.engine.errors import Code
 from games.engine.setup import BOT_NAME
 from games.errors import ApiError
 
@@ -15,22 +16,22 @@ from games.errors import ApiError
 def user_register(*, username: str, password: str) -> tuple[str, str]:
     """Create a user; returns (token, username). The bot's name is reserved."""
     if username.lower() == BOT_NAME:
-        raise ApiError("username_taken", "that name is reserved for the built-in bot")
+        raise ApiError(Code.USERNAME_TAKEN, "that name is reserved for the built-in bot")
     users = get_user_model()
     try:
         validate_password(password, users(username=username))
     except ValidationError as err:
-        raise ApiError("invalid", " ".join(err.messages)) from None
+        raise ApiError(Code.INVALID, " ".join(err.messages)) from None
     try:
         with transaction.atomic():
             user = users.objects.create_user(username=username, password=password)
     except IntegrityError:
-        raise ApiError("username_taken", "that username is taken") from None
+        raise ApiError(Code.USERNAME_TAKEN, "that username is taken") from None
     return Token.objects.create(user=user).key, user.username
 
 
 def token_for(*, username: str, password: str) -> str:
     user = authenticate(username=username, password=password)
     if user is None:
-        raise ApiError("not_authenticated", "wrong username or password")
+        raise ApiError(Code.NOT_AUTHENTICATED, "wrong username or password")
     return Token.objects.get_or_create(user=user)[0].key

@@ -9,6 +9,7 @@ from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
+from games.engine.errors import Code
 from games.errors import ApiError
 from games.serializers import ErrorSerializer
 
@@ -38,10 +39,10 @@ def json_object(request: Request, allowed: set[str]) -> dict:
     """The body as a JSON object with only `allowed` fields (an empty body is `{}`)."""
     body = request.data
     if not isinstance(body, dict):
-        raise ApiError("invalid", "the body is a JSON object")
+        raise ApiError(Code.INVALID, "the body is a JSON object")
     unknown = set(body) - allowed
     if unknown:
-        raise ApiError("invalid", f"unknown fields: {', '.join(sorted(unknown))}")
+        raise ApiError(Code.INVALID, f"unknown fields: {', '.join(sorted(unknown))}")
     return body
 
 
@@ -53,9 +54,9 @@ def int_param(request: Request, name: str, default: int | None = None) -> int:
     try:
         value = int(raw)  # type: ignore[arg-type]
     except (TypeError, ValueError):
-        raise ApiError("invalid", f"query parameter {name} must be a whole number") from None
+        raise ApiError(Code.INVALID, f"query parameter {name} must be a whole number") from None
     if value < 0:
-        raise ApiError("invalid", f"query parameter {name} must not be negative")
+        raise ApiError(Code.INVALID, f"query parameter {name} must not be negative")
     return value
 
 
@@ -63,5 +64,5 @@ def choice_param(request: Request, name: str, choices: tuple[str, ...]) -> str |
     """A query parameter that is one of `choices`, or None when it is absent."""
     value = request.query_params.get(name)
     if value is not None and value not in choices:
-        raise ApiError("invalid", f"query parameter {name} is one of {', '.join(choices)}")
+        raise ApiError(Code.INVALID, f"query parameter {name} is one of {', '.join(choices)}")
     return value

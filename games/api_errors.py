@@ -12,16 +12,18 @@ from rest_framework import exceptions as drf
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_handler
 
+from games.engine.errors import Code
 from games.errors import ApiError
 
 MAX_BODY_BYTES = 64 * 1024
 
 DRF_CODES = [
-    (drf.ParseError, "invalid"), (drf.ValidationError, "invalid"),
-    (drf.NotAuthenticated, "not_authenticated"), (drf.AuthenticationFailed, "not_authenticated"),
-    (drf.PermissionDenied, "forbidden"), (drf.NotFound, "not_found"),
-    (drf.MethodNotAllowed, "method_not_allowed"), (drf.NotAcceptable, "not_acceptable"),
-    (drf.UnsupportedMediaType, "unsupported_media_type"), (drf.Throttled, "throttled"),
+    (drf.ParseError, Code.INVALID), (drf.ValidationError, Code.INVALID),
+    (drf.NotAuthenticated, Code.NOT_AUTHENTICATED),
+    (drf.AuthenticationFailed, Code.NOT_AUTHENTICATED),
+    (drf.PermissionDenied, Code.FORBIDDEN), (drf.NotFound, Code.NOT_FOUND),
+    (drf.MethodNotAllowed, Code.METHOD_NOT_ALLOWED), (drf.NotAcceptable, Code.NOT_ACCEPTABLE),
+    (drf.UnsupportedMediaType, Code.UNSUPPORTED_MEDIA_TYPE), (drf.Throttled, Code.THROTTLED),
 ]  # fmt: skip
 
 
@@ -38,7 +40,8 @@ def exception_handler(exc, context):
     if isinstance(exc, ApiError):
         return Response(exc.body(), status=exc.status)
     if isinstance(exc, RequestDataTooBig):
-        return Response(ApiError("too_large", "the request body is too large").body(), status=413)
+        too_large = ApiError(Code.TOO_LARGE, "the request body is too large")
+        return Response(too_large.body(), status=too_large.status)
     if isinstance(exc, Http404):
         exc = drf.NotFound()
     elif isinstance(exc, PermissionDenied):
@@ -46,13 +49,13 @@ def exception_handler(exc, context):
     response = drf_handler(exc, context)
     if response is None:
         return None  # a real bug: let it be a 500 and be seen
-    code = next((c for cls, c in DRF_CODES if isinstance(exc, cls)), "invalid")
+    code = next((c for cls, c in DRF_CODES if isinstance(exc, cls)), Code.INVALID)
     response.data = {"error": {"code": code, "message": _message(exc.detail)}}
     return response
 
 
-def error_response(code: str, message: str, status: int) -> JsonResponse:
-    return JsonResponse({"error": {"code": code, "message": message}}, status=status)
+def error_response(code: Code, message: str) -> JsonResponse:
+    return JsonResponse({"error": {"code": code, "message": message}}, status=code.status)
 
 
 @sync_and_async_middleware
@@ -77,11 +80,11 @@ def _refusal(request) -> JsonResponse | None:
     try:
         length = int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
-        return error_response("invalid", "bad Content-Length", 400)
+        return error_response(Code.INVALID, "bad Content-Length")
     if length > MAX_BODY_BYTES:
-        return error_response("too_large", f"bodies are limited to {MAX_BODY_BYTES} bytes", 413)
+        return error_response(Code.TOO_LARGE, f"bodies are limited to {MAX_BODY_BYTES} bytes")
     if _has_nul(request):
-        return error_response("invalid", "NUL bytes in the query string or a header", 400)
+        return error_response(Code.INVALID, "NUL bytes in the query string or a header")
     return None
 
 
@@ -93,8 +96,8 @@ def _has_nul(request) -> bool:
 
 
 def not_found_view(request, exception=None):
-    return error_response("not_found", "no such resource", 404)
+    return error_response(Code.NOT_FOUND, "no such resource")
 
 
 def server_error_view(request):
-    return error_response("internal", "the server failed; it has been logged", 500)
+    return error_response(Code.INTERNAL, "the server failed; it has been logged")

@@ -11,6 +11,7 @@ from rest_framework.response import Response
 
 from games import accounts, selectors, services
 from games.api_base import Api, answers, choice_param, int_param, json_object
+from games.engine.errors import Code
 from games.engine.state import VARIANTS
 from games.errors import ApiError
 from games.serializers import (
@@ -119,7 +120,9 @@ class CommandsApi(Api):
     def post(self, request: Request, game_id: int) -> Response:
         key = request.headers.get("Idempotency-Key")
         if key is not None and not (1 <= len(key) <= MAX_KEY_LENGTH and key.isprintable()):
-            raise ApiError("invalid", f"Idempotency-Key: 1..{MAX_KEY_LENGTH} printable characters")
+            raise ApiError(
+                Code.INVALID, f"Idempotency-Key: 1..{MAX_KEY_LENGTH} printable characters"
+            )
         answer = services.game_command(user=request.user, game_id=game_id, body=request.data,
                                        key=key)  # fmt: skip
         return Response(answer)

@@ -14,6 +14,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from games import selectors
 from games.codec import state_from_json
 from games.engine import Event, GameState, redact_event, view_for
+from games.engine.errors import Code
 from games.errors import ApiError
 from games.models import GameEvent
 from games.notify import group_name
@@ -77,7 +78,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             if isinstance(after, bool) or not isinstance(after, int) or after < 0:
                 raise ValueError
         except (ValueError, TypeError, KeyError, AttributeError):
-            error = {"code": "invalid", "message": 'send {"type": "resync", "after": <seq>}'}
+            error = {"code": Code.INVALID, "message": 'send {"type": "resync", "after": <seq>}'}
             await self._send({"type": "error", "error": error})
             return
         events, view = await database_sync_to_async(self._read)(after, None)

@@ -34,6 +34,7 @@ from django.db import close_old_connections
 from django.utils import timezone
 
 from games.engine import GameState, deadline_kind
+from games.engine.errors import Code
 from games.engine.timeouts import BLOCK_DEADLINE, TURN_DEADLINE
 from games.errors import ApiError
 from games.models import GameProjection
@@ -113,7 +114,7 @@ class Actions:
 
 ACTED, MOVED_ON, NOT_DUE, REFUSED = "acted", "moved_on", "not_due", "refused"
 # Someone acted between the deadline and us: a benign race, nothing left to do.
-RACE_CODES = frozenset({"stale_seq", "not_your_turn", "game_over"})
+RACE_CODES = frozenset({Code.STALE_SEQ, Code.NOT_YOUR_TURN, Code.GAME_OVER})
 
 
 def advance(game_id: int, seq: int, *, actions: Actions) -> str:

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from games.engine import Code, IllegalCommand
 
-STATUS_BY_CODE: dict[str, int] = {code.value: code.status for code in Code}
-
 
 class ApiError(Exception):
     """`code` is a Code or a string equal to one; any other string is a bug (ValueError)."""

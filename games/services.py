@@ -33,6 +33,7 @@ from games.engine import (
     new_seed,
     parse_command,
 )  # fmt: skip
+from games.engine.errors import Code
 from games.errors import ApiError, not_found, stale_seq
 from games.models import Game, GameProjection, IdempotentAnswer
 from games.projections import project_batch
@@ -51,9 +52,9 @@ class Committed:
 
 def game_create(*, user, seats: Any, variant: Any = "standard", options: Any = None,
                 rig: Any = None) -> Committed:  # fmt: skip
-    """Create a game (bot seats are seated at once). ApiError("invalid") for bad settings."""
+    """Create a game (bot seats are seated at once). ApiError(Code.INVALID) for bad settings."""
     if rig is not None and not settings.SEJMI_ALLOW_RIGGED:
-        raise ApiError("invalid", "rigged games need a server run with SEJMI_ALLOW_RIGGED=1")
+        raise ApiError(Code.INVALID, "rigged games need a server run with SEJMI_ALLOW_RIGGED=1")
     seed = new_seed()
     try:
         events = new_game(seats=seats, seed=seed, variant=variant, options=options, rig=rig)
@@ -67,11 +68,11 @@ def game_create(*, user, seats: Any, variant: Any = "standard", options: Any = N
 def game_join(*, user, game_id: int, seat: Any = None) -> Committed:
     """The caller takes a free seat (the first one if `seat` is None); full → game starts."""
     if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
-        raise ApiError("invalid", "seat must be a whole number or null")
+        raise ApiError(Code.INVALID, "seat must be a whole number or null")
 
     def decide(state: GameState, seed: bytes) -> tuple[list[Event], GameState]:
         if user.username in state.names:
-            raise ApiError("already_seated", "you already have a seat in this game")
+            raise ApiError(Code.ALREADY_SEATED, "you already have a seat in this game")
         return execute(state, Join(user.username, seat), seed=seed)
 
     return _commit(game_id, decide, expected_seq=None)  # joins queue on the game's row lock
@@ -82,10 +83,12 @@ def game_command(*, user, game_id: int, body: Any, key: str | None) -> dict[str,
     landed is stored (per user and game) and returned to every retry, which appends nothing;
     the same key with another body → idempotency_mismatch. A refused command stores nothing."""
     if not isinstance(body, dict):
-        raise ApiError("invalid", "the body is a JSON object")
+        raise ApiError(Code.INVALID, "the body is a JSON object")
     expected = body.get("expected_seq")
     if isinstance(expected, bool) or not isinstance(expected, int):
-        raise ApiError("invalid", "expected_seq (the last seq you saw) is a required whole number")
+        raise ApiError(
+            Code.INVALID, "expected_seq (the last seq you saw) is a required whole number"
+        )
     request_hash = hashlib.sha256(canonical_json(body).encode()).hexdigest()
     if key is not None:
         stored = _stored_answer(user, game_id, key, request_hash)
@@ -108,7 +111,7 @@ def game_command(*, user, game_id: int, body: Any, key: str | None) -> dict[str,
     try:
         _commit(game_id, decide, expected_seq=expected, then=remember)
     except ApiError as err:
-        if err.code != "stale_seq" or key is None:
+        if err.code != Code.STALE_SEQ or key is None:
             raise
         stored = _stored_answer(user, game_id, key, request_hash)
         if stored is None:
@@ -118,7 +121,7 @@ def game_command(*, user, game_id: int, body: Any, key: str | None) -> dict[str,
 
 
 def _parse(body: dict[str, Any]) -> Command:
-    """The command in a request body; ApiError("invalid") for a bad shape or unknown fields."""
+    """The command in a request body; ApiError(Code.INVALID) for a bad shape or unknown fields."""
     command_body = {k: v for k, v in body.items() if k != "expected_seq"}
     try:
         command = parse_command(command_body)
@@ -126,7 +129,7 @@ def _parse(body: dict[str, Any]) -> Command:
         raise ApiError.from_engine(err) from None
     unknown = set(command_body) - set(command.body())
     if unknown:
-        raise ApiError("invalid", f"unknown fields for {command_body['type']}: "
+        raise ApiError(Code.INVALID, f"unknown fields for {command_body['type']}: "
                                   f"{', '.join(sorted(map(str, unknown)))}")  # fmt: skip
     return command
 
@@ -136,7 +139,9 @@ def _stored_answer(user, game_id: int, key: str, request_hash: str) -> dict | No
     if row is None:
         return None
     if row.request_hash != request_hash:
-        raise ApiError("idempotency_mismatch", "this Idempotency-Key was used for another request")
+        raise ApiError(
+            Code.IDEMPOTENCY_MISMATCH, "this Idempotency-Key was used for another request"
+        )
     return row.answer
 
 
@@ -156,7 +161,7 @@ def game_bot_moves(*, game_id: int, expected_seq: int) -> Committed:
                 new, state = execute(state, bot.choose(state, seat), actor=seat, seed=seed)
                 out += new
         if not out:
-            raise ApiError("not_your_turn", "no bot is awaited")
+            raise ApiError(Code.NOT_YOUR_TURN, "no bot is awaited")
         return out, state
 
     return _commit(game_id, decide, expected_seq)
@@ -185,7 +190,7 @@ def _commit(game_id: int, decide: Decision, expected_seq: int | None,
                 then(done)
             return done
     except IntegrityError:
-        raise ApiError("stale_seq", "another command landed first; refetch") from None
+        raise ApiError(Code.STALE_SEQ, "another command landed first; refetch") from None
 
 
 def _append(game_id: int, proj: GameProjection | None, before: GameState | None,

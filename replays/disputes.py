@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import event_store
+from games.engine.errors import Code
 from games.errors import ApiError, not_found
 from games.models import Game, GameEvent, PlayerSeat
 from replays.models import REASON_MAX_LENGTH, Dispute, DisputeNote
@@ -30,12 +31,12 @@ def dispute_open(*, user, game_id: int, reason: Any, seq: Any = None) -> Dispute
     if not Game.objects.filter(pk=game_id).exists():
         raise not_found()
     if not PlayerSeat.objects.filter(game_id=game_id, user=user).exists():
-        raise ApiError("forbidden", "only a player of this game may dispute it")
+        raise ApiError(Code.FORBIDDEN, "only a player of this game may dispute it")
     if not isinstance(reason, str) or not reason.strip():
-        raise ApiError("invalid", "reason is a non-empty string")
+        raise ApiError(Code.INVALID, "reason is a non-empty string")
     reason = reason.strip()
     if len(reason) > REASON_MAX_LENGTH:
-        raise ApiError("invalid", f"reason is at most {REASON_MAX_LENGTH} characters")
+        raise ApiError(Code.INVALID, f"reason is at most {REASON_MAX_LENGTH} characters")
     _check_seq(game_id, seq)
     return Dispute.objects.create(game_id=game_id, opened_by=user, reason=reason, seq=seq)
 
@@ -46,7 +47,7 @@ def _check_seq(game_id: int, seq: Any) -> None:
     last = GameEvent.objects.filter(game_id=game_id).order_by("-seq").values_list("seq").first()
     last_seq = last[0] if last else 0
     if isinstance(seq, bool) or not isinstance(seq, int) or not 1 <= seq <= last_seq:
-        raise ApiError("invalid", f"seq is null or a whole number from 1 to {last_seq}")
+        raise ApiError(Code.INVALID, f"seq is null or a whole number from 1 to {last_seq}")
 
 
 def dispute_note_add(*, dispute: Dispute, author, text: str) -> DisputeNote:
@@ -92,9 +93,9 @@ def dispute_payload(d: Dispute) -> dict[str, Any]:
 
 def dispute_list(user, *, status: str | None = None) -> list[dict[str, Any]]:
     """The caller's own disputes (staff: everyone's), oldest first, optionally by status.
-    ApiError("invalid") for an unknown status."""
+    ApiError(Code.INVALID) for an unknown status."""
     if status is not None and status not in Dispute.Status.values:
-        raise ApiError("invalid", "status is open, resolved or rejected")
+        raise ApiError(Code.INVALID, "status is open, resolved or rejected")
     rows = Dispute.objects.select_related("opened_by")
     if not user.is_staff:
         rows = rows.filter(opened_by=user)

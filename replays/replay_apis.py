@@ -12,6 +12,7 @@ from rest_framework.response import Response
 
 from games import event_store, selectors
 from games.api_base import Api, answers, choice_param, int_param
+from games.engine.errors import Code
 from games.engine.state import VARIANTS
 from games.errors import ApiError
 from games.serializers import AuditSerializer, ViewSerializer
@@ -76,7 +77,7 @@ class TranscriptApi(Api):
     def get(self, request: Request, game_id: int) -> Response:
         lang = request.query_params.get("lang", "en")
         if lang not in ("en", "cs"):
-            raise ApiError("invalid", "lang is en or cs")
+            raise ApiError(Code.INVALID, "lang is en or cs")
         _, state = selectors.current(game_id)
         viewer = selectors.seat_of(state, request.user)
         return Response({"lang": lang, "lines": transcript(_events(game_id), viewer=viewer,
@@ -90,7 +91,7 @@ class ExportApi(Api):
     def get(self, request: Request, game_id: int) -> HttpResponse:
         proj, _ = selectors.current(game_id)
         if proj.status != "ended" and not request.user.is_staff:
-            raise ApiError("forbidden", "a game can be exported when it ends (or by staff)")
+            raise ApiError(Code.FORBIDDEN, "a game can be exported when it ends (or by staff)")
         # A whole game is a few hundred KiB at most: one body (ASGI would buffer a stream anyway).
         body = "".join(line + "\n" for line in export_lines(game_id))
         response = HttpResponse(body, content_type="application/x-ndjson")

@@ -6,6 +6,7 @@ from typing import Any
 
 from games.codec import state_from_json
 from games.engine import Event, GameState, fold
+from games.engine.errors import Code
 from games.errors import ApiError
 from games.models import GameEvent, GameSnapshot
 from games.selectors import current, game_view
@@ -28,7 +29,7 @@ def replay(game_id: int, user, *, at: int) -> dict[str, Any]:
     ApiError not_found for an unknown game, invalid for an `at` outside 1..seq."""
     proj, now = current(game_id)
     if not 1 <= at <= proj.seq:
-        raise ApiError("invalid", f"at must be a seq from 1 to {proj.seq}")
+        raise ApiError(Code.INVALID, f"at must be a seq from 1 to {proj.seq}")
     state = state_at(game_id, at)
     return game_view(
         game_id, state, user, seq=at, deadline=None, replay=True, reveal=now.status == "ended"

@@ -24,6 +24,7 @@ from games.codec import state_to_json
 from games.engine import events as ev
 from games.engine import fold
 from games.engine.audit import rederive, verify_events
+from games.engine.errors import Code
 from games.errors import ApiError, not_found
 from games.models import Game, GameEvent, GameProjection
 
@@ -118,7 +119,7 @@ def audit_for_user(*, game_id: int, user) -> dict[str, Any]:
     if proj is None:
         raise not_found()
     if proj.status != "ended" and not user.is_staff:
-        raise ApiError("forbidden", "the audit opens when the game ends (or for staff)")
+        raise ApiError(Code.FORBIDDEN, "the audit opens when the game ends (or for staff)")
     return audit_report(game_id)
 
 

@@ -34,3 +34,18 @@ def test_games_never_imports_replays() -> None:
             offenders += [f"{source}: {name}" for name in names
                           if name == "replays" or name.startswith("replays.")]  # fmt: skip
     assert offenders == []
+
+
+def test_error_codes_are_written_from_the_one_enumeration() -> None:
+    """Issue 7: a code is written as a `Code` member, never as a loose string literal."""
+    import re
+
+    literal = re.compile(r"""(ApiError|error_response|IllegalCommand)\(\s*["']""")
+    offenders = [
+        f"{source}:{number}"
+        for folder in ("games", "replays", "frontend", "sejmi")
+        for source in sorted((Path(settings.BASE_DIR) / folder).rglob("*.py"))
+        for number, line in enumerate(source.read_text().splitlines(), 1)
+        if literal.search(line)
+    ]
+    assert offenders == []

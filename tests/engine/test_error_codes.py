@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from games.engine import Code, GameState, IllegalCommand, Join, Play, execute, fold, new_game
-from games.errors import STATUS_BY_CODE, ApiError, not_found, stale_seq
+from games.errors import ApiError, not_found, stale_seq
 
 # API.md, Conventions: "Codes include ..." (checked against the file itself when it is there).
 API_MD_CODES = [
@@ -62,8 +62,8 @@ def test_the_engine_raises_members_of_the_enumeration(game_of_two: GameState) ->
 
 
 def test_api_statuses_come_from_the_enumeration() -> None:
-    assert STATUS_BY_CODE == {c.value: c.status for c in Code}
-    assert STATUS_BY_CODE["stale_seq"] == 409 and STATUS_BY_CODE["illegal_move"] == 422
+    assert {c: ApiError(c, "").status for c in Code} == {c: c.status for c in Code}
+    assert (Code.STALE_SEQ.status, Code.ILLEGAL_MOVE.status) == (409, 422)
     assert (stale_seq(3, 4).status, not_found().status) == (409, 404)
 
 
