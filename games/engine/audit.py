@@ -4,6 +4,12 @@ Given a game's events and its revealed seed, replay the game through the engine 
 each player's command is rebuilt from its event and decided again, each automatic step
 (rolls and shuffles derived from the seed, R22; resolution; draws; the end) is produced
 again, and everything must equal the log. The first difference is named by its seq.
+
+A timeout (R21) is checked against the rule, not re-run: its record must name the awaited
+seats, the acts R21 fixes (pass, left neighbour, parity/even, decline) must be exactly those,
+and the Kostič's play must be legal in the state before it. Which legal play the built-in bot
+chose then is not the audit's business: a bot whose strategy changed since must not turn old
+games red.
 """
 
 from __future__ import annotations
@@ -12,13 +18,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import events as ev
-from .commands import Bet, Block, ChooseNeighbor, Command, Handoff, Join, Pass, Play, Timeout
-from .decide import execute
-from .errors import IllegalCommand
+from .commands import Bet, Block, ChooseNeighbor, Command, Handoff, Join, Pass, Play
+from .decide import command_event, execute
+from .errors import IllegalCommand, game_over, illegal
 from .events import Event
 from .evolve import fold
 from .flow import auto_events
+from .legal import legal_commands
 from .rng import commitment
+from .state import ENDED, GameState
+from .timeouts import timeout_acts
+
+Owed = list[tuple[int, Command | None]]  # a timeout's acts still to come: (seat, R21's act)
 
 # Fields a service may add to an engine event (the chain head sealed into game_ended).
 SERVICE_FIELDS = {ev.GAME_ENDED: ("chain_head",)}
@@ -33,7 +44,7 @@ class Verdict:
 
 
 def _command_of(e: Event) -> tuple[Command, int | None] | None:
-    """The command that made a player's (or the service's) event, and who sent it."""
+    """The command that made a player's (or the service's join) event, and who sent it."""
     d, t = e.data, e.type
     if t == ev.SEAT_TAKEN:
         return Join(d["name"], d["seat"], bool(d.get("bot"))), None
@@ -49,8 +60,6 @@ def _command_of(e: Event) -> tuple[Command, int | None] | None:
         return Bet(d["kind"], d["value"]), d["seat"]
     if t == ev.CARD_HANDED_OFF:
         return Handoff(d["card"], d["to"]), d["seat"]
-    if t == ev.TIMED_OUT:
-        return Timeout(), None
     return None
 
 
@@ -82,20 +91,28 @@ def verify_events(events: list[Event], seed: bytes) -> Verdict:
         state = fold(events[:1])
     except (KeyError, TypeError, ValueError) as err:
         return Verdict(False, 0, 1, f"game_created is malformed: {err}")
+    owed: Owed = []
     i = 1
     while i < len(events):
         seq = i + 1
         try:
             expected = auto_events(state, seed)
-            if not expected:
+            if expected:
+                after = fold(expected, state)
+            elif owed:
+                seat, act = owed.pop(0)
+                command = _owed_command(state, events[i], seat, act)
+                expected, after = execute(state, command, actor=seat, seed=seed)
+            elif events[i].type == ev.TIMED_OUT:
+                expected, owed = _timed_out(state)
+                after = fold(expected, state)
+            else:
                 made = _command_of(events[i])
                 if made is None:
                     why = f"{events[i].type} is no move anyone could make here"
                     return Verdict(False, i, seq, f"{why} (awaiting {state.awaiting})")
                 command, actor = made
                 expected, after = execute(state, command, actor=actor, seed=seed)
-            else:
-                after = fold(expected, state)
         except IllegalCommand as err:
             return Verdict(False, i, seq, f"illegal {events[i].type}: {err.message} ({err.code})")
         except (KeyError, TypeError, ValueError, IndexError) as err:
@@ -104,7 +121,42 @@ def verify_events(events: list[Event], seed: bytes) -> Verdict:
         if difference is not None:
             return difference
         state, i = after, i + len(expected)
+    if owed:
+        return Verdict(
+            False, i, i + 1, f"the log ends where {_event_type(state, *owed[0])} must follow"
+        )
     return Verdict(True, len(events))
+
+
+def _timed_out(state: GameState) -> tuple[list[Event], Owed]:
+    """R21's record of a timeout, and the acts that must follow it; raises IllegalCommand."""
+    if state.status == ENDED:
+        raise game_over()
+    acts = timeout_acts(state)
+    if not acts:
+        raise illegal("no decision is pending")
+    record = Event(ev.TIMED_OUT, {"phase": state.phase, "seats": [seat for seat, _ in acts]})
+    return [record], acts
+
+
+def _owed_command(state: GameState, e: Event, seat: int, act: Command | None) -> Command:
+    """The command of logged event `e` if it is the timeout's act for `seat`; else raises
+    IllegalCommand. The Kostič's play (act None) may be any legal play: which one the bot
+    chose is not part of the rules."""
+    made = _command_of(e)
+    if made is None or made[1] != seat:
+        raise illegal(f"R21: after the timeout seat {seat} acts next")
+    command = made[0]
+    if act is None and command not in legal_commands(state, seat):
+        raise illegal(f"R21: {command} is not a legal play for seat {seat} at the timeout")
+    if act is not None and command != act:
+        raise illegal(f"R21: the timeout acts for seat {seat} by {act}, not {command}")
+    return command
+
+
+def _event_type(state: GameState, seat: int, act: Command | None) -> str:
+    """The type of the event an owed act makes (the Kostič's play: card_played)."""
+    return ev.CARD_PLAYED if act is None else command_event(state, seat, act).type
 
 
 def rederive(events: list[Event], seed: bytes) -> Verdict:

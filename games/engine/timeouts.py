@@ -15,9 +15,10 @@ def deadline_kind(s: GameState) -> str | None:
     return BLOCK_DEADLINE if s.phase == BLOCK else TURN_DEADLINE
 
 
-def timeout_commands(s: GameState) -> list[tuple[int, Command]]:
-    """The command played for each awaited seat: pass; left neighbor; parity/even (heads on a
-    coin, R34); decline; the built-in bot's play."""
+def timeout_acts(s: GameState) -> list[tuple[int, Command | None]]:
+    """The act R21 fixes for each awaited seat: pass; left neighbor; parity/even (heads on a
+    coin, R34); decline. The Kostič's play is None: R21 asks only for a legal play, so the
+    bot's choice is the service's, and the audit accepts any legal play in its place."""
     if s.status != ACTIVE:
         return []
     phase = s.phase
@@ -35,7 +36,16 @@ def timeout_commands(s: GameState) -> list[tuple[int, Command]]:
     if phase == HANDOFF:
         return [(seat, Handoff(None, None))]
     if phase == PLAY:
-        from .bots import HeuristicBot  # the bot reads the rules modules, not this one
-
-        return [(seat, HeuristicBot().choose(s, seat))]
+        return [(seat, None)]
     return []
+
+
+def timeout_commands(s: GameState) -> list[tuple[int, Command]]:
+    """What the service plays at a timeout: `timeout_acts`, the Kostič's play chosen by the
+    built-in bot."""
+    from .bots import HeuristicBot  # the bot reads the rules modules, not this one
+
+    return [
+        (seat, act if act is not None else HeuristicBot().choose(s, seat))
+        for seat, act in timeout_acts(s)
+    ]
