@@ -1,10 +1,14 @@
 """One settings module for every environment, driven by environment variables.
 
 DATABASE_URL  any dj-database-url URL; default: SQLite file db.sqlite3 in the repo root.
+              In production the service's own role: it may read and append game events only.
+MIGRATE_DATABASE_URL  the tables' owner, the database alias "owner", used by `manage.py migrate
+              --database owner` and `manage.py grant_service_role`; default: DATABASE_URL.
 REDIS_URL     optional; when set, the channel layer and the Celery broker use it.
 SECRET_KEY, DEBUG, ALLOWED_HOSTS  as usual; the defaults suit local development only.
 """
 
+import copy
 import os
 from pathlib import Path
 
@@ -84,6 +88,13 @@ DATABASES = {
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
     ),
 }
+# The owner of the tables migrates them and grants the service its rights; the service itself
+# may not UPDATE, DELETE or TRUNCATE game events, nor switch their triggers off (README,
+# "Running in production"). Tests see one database: the same name makes "owner" a mirror.
+_owner_url = os.environ.get("MIGRATE_DATABASE_URL")
+DATABASES["owner"] = (
+    dj_database_url.parse(_owner_url) if _owner_url else copy.deepcopy(DATABASES["default"])
+)
 if DATABASES["default"]["ENGINE"].endswith("postgresql"):
     # Under ASGI every sync request runs in a new thread: persistent per-thread connections
     # pile up until PostgreSQL refuses more (seen in bench-service). Pool per process instead.
