@@ -3,13 +3,13 @@ parse, authorize, call one service or selector."""
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import status
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games import accounts, selectors, services
+from games import accounts, selectors, services, tickets
 from games.api_base import Api, answers, choice_param, int_param, json_object
 from games.engine.errors import Code
 from games.engine.state import VARIANTS
@@ -56,6 +56,23 @@ class TokenApi(Api):
         data = CredentialsSerializer(data=json_object(request, {"username", "password"}))
         data.is_valid(raise_exception=True)
         return Response({"token": accounts.token_for(**data.validated_data)})
+
+
+class WsTicketApi(Api):
+    """A single-use ticket that opens one websocket as the caller (`?ticket=`): unlike the
+    token it is worthless once used or expired, so an access log that keeps it leaks nothing."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=None,
+        responses=answers(200, inline_serializer("WsTicket", {
+            "ticket": serializers.CharField(), "expires_in": serializers.IntegerField(),
+        }), 400, 401, 429),
+    )  # fmt: skip
+    def post(self, request: Request) -> Response:
+        json_object(request, set())
+        return Response(tickets.ticket_issue(user=request.user))
 
 
 class GamesApi(Api):

@@ -8,6 +8,7 @@ from games import apis
 urlpatterns = [
     path("auth/register/", apis.RegisterApi.as_view(), name="register"),
     path("auth/token/", apis.TokenApi.as_view(), name="token"),
+    path("ws-ticket/", apis.WsTicketApi.as_view(), name="ws-ticket"),
     path("games/", apis.GamesApi.as_view(), name="games"),
     path("games/<int:game_id>/", apis.GameApi.as_view(), name="game"),
     path("games/<int:game_id>/join/", apis.JoinApi.as_view(), name="join"),

@@ -1,4 +1,6 @@
-"""Websocket auth: the session (AuthMiddlewareStack) or a DRF token as `?token=`."""
+"""Websocket auth: a single-use `?ticket=` (games/tickets.py, the recommended way), a DRF
+token as `?token=` or an `Authorization: Token` header, or the session (AuthMiddlewareStack).
+A ticket or token that does not open the socket for a user connects it as a spectator."""
 
 from __future__ import annotations
 
@@ -8,6 +10,8 @@ from urllib.parse import parse_qs
 from channels.auth import AuthMiddlewareStack
 from channels.db import database_sync_to_async
 from django.contrib.auth.models import AnonymousUser
+
+from games.tickets import ticket_redeem
 
 TOKEN = re.compile(r"[0-9a-f]{40}")
 
@@ -25,15 +29,17 @@ class TokenAuthMiddleware:
         self.app = app
 
     async def __call__(self, scope, receive, send):
-        key = _token_from(scope)
-        if key:
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        if query.get("ticket"):
+            user = await database_sync_to_async(ticket_redeem)(query["ticket"][0])
+            scope = dict(scope, user=user or AnonymousUser())
+        elif key := _token_from(scope, query):
             scope = dict(scope, user=await _user_for_token(key) or AnonymousUser())
         return await self.app(scope, receive, send)
 
 
-def _token_from(scope) -> str | None:
+def _token_from(scope, query: dict[str, list[str]]) -> str | None:
     """A well-formed DRF token (40 hex digits) or None; anything else is a spectator."""
-    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
     key = query["token"][0] if query.get("token") else None
     for name, value in scope.get("headers", []):
         if key is None and name == b"authorization" and value.lower().startswith(b"token "):

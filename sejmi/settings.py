@@ -5,10 +5,12 @@ DATABASE_URL  any dj-database-url URL; default: SQLite file db.sqlite3 in the re
 MIGRATE_DATABASE_URL  the tables' owner, the database alias "owner", used by `manage.py migrate
               --database owner` and `manage.py grant_service_role`; default: DATABASE_URL.
 REDIS_URL     optional; when set, the channel layer and the Celery broker use it.
+CACHE_URL     optional; a Redis for the cache every web worker shares (websocket tickets).
 SECRET_KEY, DEBUG, ALLOWED_HOSTS  as usual; the defaults suit local development only.
 """
 
 import copy
+import logging
 import os
 from pathlib import Path
 
@@ -168,6 +170,14 @@ SPECTACULAR_SETTINGS = {
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 
+# Websocket tickets (games/tickets.py) and throttle counters live in the cache: with several web
+# workers it must be one they share, a Redis (CACHE_URL, e.g. redis://redis:6379/1 — not the
+# channel layer's database: a cache may be cleared whole). Default: each process's memory.
+CACHE_URL = os.environ.get("CACHE_URL", "")
+if CACHE_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                          "LOCATION": CACHE_URL}}  # fmt: skip
+
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
@@ -192,9 +202,47 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep", "schedule": 5.0},
 }
 
+# Every handler redacts `token=` / `ticket=` values (sejmi.log_redaction). uvicorn's loggers
+# are configured here too: Django configures logging after uvicorn has, so these handlers
+# replace uvicorn's own in every server that loads sejmi.asgi. Its --no-access-log (make run)
+# has left the access logger without handlers and not propagating by now: that is kept
+# (SEJMI_ACCESS_LOG=0/1 overrides); the websocket lines of uvicorn.error are logged either way.
+_access = logging.getLogger("uvicorn.access")
+_ACCESS_LOG = env_bool("SEJMI_ACCESS_LOG", bool(_access.handlers or _access.propagate))
+_REDACT = {"filters": ["redact_secrets"]}
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"redact_secrets": {"()": "sejmi.log_redaction.RedactSecrets"}},
+    "formatters": {
+        "uvicorn": {"()": "uvicorn.logging.DefaultFormatter", "fmt": "%(levelprefix)s %(message)s"},
+        "uvicorn_access": {
+            "()": "uvicorn.logging.AccessFormatter",
+            "fmt": '%(levelprefix)s %(client_addr)s - "%(request_line)s" %(status_code)s',
+        },
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", **_REDACT},
+        "uvicorn": {
+            "class": "logging.StreamHandler",
+            "formatter": "uvicorn",
+            "stream": "ext://sys.stderr",
+            **_REDACT,
+        },
+        "uvicorn_access": {
+            "class": "logging.StreamHandler",
+            "formatter": "uvicorn_access",
+            "stream": "ext://sys.stdout",
+            **_REDACT,
+        },
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    "loggers": {
+        # Levels stay uvicorn's (--log-level); only the handlers are ours.
+        "uvicorn": {"handlers": ["uvicorn"], "propagate": False},
+        "uvicorn.access": {
+            "handlers": ["uvicorn_access"] if _ACCESS_LOG else [],
+            "propagate": False,
+        },
+    },
 }
