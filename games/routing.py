@@ -7,5 +7,5 @@ from games.consumers import GameConsumer, NoSuchStream
 
 websocket_urlpatterns = [
     path("ws/games/<int:game_id>/", GameConsumer.as_asgi()),
-    re_path(r"", NoSuchStream.as_asgi()),  # everything else
+    re_path(r"", NoSuchStream.as_asgi()),  # everything else: keep it last
 ]

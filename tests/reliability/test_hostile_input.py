@@ -205,9 +205,10 @@ async def test_an_unknown_game_is_accepted_then_closed_with_4404():
 
 
 @pytest.fixture(scope="module")
-def server(django_db_setup, django_db_blocker, tmp_path_factory) -> str:
+def server(django_db_setup, tmp_path_factory) -> str:
+    """The real server on the test database (set up first, so its name is the test one)."""
     log = Path(tmp_path_factory.mktemp("uvicorn")) / "server.log"
-    with django_db_blocker.unblock(), live_server(log) as base:
+    with live_server(log) as base:
         yield base
 
 

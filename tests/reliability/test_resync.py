@@ -160,7 +160,7 @@ async def test_resyncs_while_bot_games_commit_bring_no_unasked_duplicate_and_no_
 
     pairs = list(zip(sockets, streams, strict=True))
     with bots_playing():
-        give_up = time.monotonic() + 12
+        give_up = time.monotonic() + 8
         await asyncio.gather(*[listen(sock, stream, give_up) for (_, sock, _), stream in pairs])
     for (gid, sock, _), stream in pairs:
         # What is still on its way: answers to the last resyncs, the last batches.
