@@ -15,13 +15,35 @@ from games.serializers import ErrorSerializer
 
 
 class JsonParser(JSONParser):
-    """DRF's JSON parser, except that absurd nesting is bad input (400), not a crash (500)."""
+    """DRF's JSON parser, except that absurd nesting and a NUL character anywhere (a key or a
+    value, at any depth) are bad input (400), not a crash (500): PostgreSQL stores no NUL in
+    text, so every field a route might store is safe from here on."""
 
     def parse(self, stream, media_type=None, parser_context=None):
         try:
-            return super().parse(stream, media_type, parser_context)
+            body = super().parse(stream, media_type, parser_context)
         except RecursionError:
             raise ParseError("JSON parse error - nested too deeply") from None
+        if _holds_nul(body):
+            raise ParseError("JSON parse error - NUL characters are not allowed in text")
+        return body
+
+
+def _holds_nul(body: object) -> bool:
+    """Whether any string in the parsed body, key or value, contains NUL. A loop, not
+    recursion: the body may be nested nearly as deep as the parser allows."""
+    pending = [body]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return True
+        elif isinstance(item, dict):
+            pending += item.keys()
+            pending += item.values()
+        elif isinstance(item, list):
+            pending += item
+    return False
 
 
 # Every view of /api/ subclasses this, so every body goes through `JsonParser`. (A comment, not

@@ -1,5 +1,6 @@
 """`/ws/games/{id}/`: each committed event, then the new view, redacted for this socket's
-viewer; `{"type": "resync", "after": seq}` replays what a client missed (API.md)."""
+viewer; `{"type": "resync", "after": seq}` replays what a client missed (API.md). Any other
+websocket path is accepted and closed with 4404, as an unknown game is (README, Live stream)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,10 @@ from games.engine.errors import Code
 from games.errors import ApiError
 from games.models import GameEvent
 from games.notify import group_name
+
+NOT_FOUND = 4404  # the close code of an unknown game or path (README, Live stream)
+MAX_FRAME = 64 * 1024  # characters; a resync is a few dozen (HTTP bodies: 64 KiB too)
+RESYNC_HELP = 'send {"type": "resync", "after": <seq>}'
 
 BATCHES: OrderedDict[tuple[int, int], tuple[dict[str, Any], GameState]] = OrderedDict()
 
@@ -48,8 +53,49 @@ def _frames(game_id: int, seq: int, viewer: int | None, after: int) -> tuple[str
     return tuple(frames)
 
 
+def resync_after(text: str | None) -> int:
+    """The `after` of a resync frame; ValueError (its message for the client) for anything
+    else: binary, too long, not JSON, nested past the parser's stack, another shape."""
+    if text is None:
+        raise ValueError(f"text frames only: {RESYNC_HELP}")
+    if len(text) > MAX_FRAME:
+        raise ValueError(f"frames are at most {MAX_FRAME} characters: {RESYNC_HELP}")
+    try:
+        message = json.loads(text)
+    except RecursionError:
+        raise ValueError(f"nested too deeply: {RESYNC_HELP}") from None
+    except ValueError:
+        raise ValueError(f"unreadable JSON: {RESYNC_HELP}") from None
+    if not isinstance(message, dict) or message.get("type") != "resync":
+        raise ValueError(RESYNC_HELP)
+    after = message.get("after")
+    if isinstance(after, bool) or not isinstance(after, int):
+        raise ValueError(RESYNC_HELP)
+    if after < 0:
+        raise ValueError(f"after is a seq, 0 or more: {RESYNC_HELP}")
+    return after
+
+
+async def close_as_not_found(consumer: AsyncWebsocketConsumer) -> None:
+    """Accept, then close with 4404: closed before the handshake, a socket would get an HTTP
+    403 instead, and no client could tell an unknown game from a refused one."""
+    await consumer.accept()
+    await consumer.close(code=NOT_FOUND)
+
+
+class NoSuchStream(AsyncWebsocketConsumer):
+    """Every websocket path that names no stream (`/ws/nothing/`, `/ws/games/abc/`)."""
+
+    async def connect(self) -> None:
+        await close_as_not_found(self)
+
+
 class GameConsumer(AsyncWebsocketConsumer):
-    """Thin: authorize by scope user, forward committed batches, answer `resync`."""
+    """Thin: authorize by scope user, forward committed batches, answer `resync`.
+
+    `last_sent` is the last seq this socket has been sent (the first view's, at first): the
+    live stream goes on from it, so nothing is pushed twice and a gap is filled from the log.
+    """
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
@@ -62,9 +108,9 @@ class GameConsumer(AsyncWebsocketConsumer):
             view = await database_sync_to_async(selectors.game_detail)(self.game_id, self.user)
         except ApiError:
             await self.channel_layer.group_discard(self.group, self.channel_name)
-            await self.close(code=4404)
+            await close_as_not_found(self)
             return
-        self.last_seq = view["seq"]
+        self.last_sent = view["seq"]
         await self.accept()
         await self._send({"type": "view", "view": view})
 
@@ -72,19 +118,18 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """A resync: every event after `after` (as asked, even ones this socket was pushed
+        already), then the view; anything else gets an `invalid` error, and the socket stays."""
         try:
-            message = json.loads(text_data or "")
-            after = message["after"] if message.get("type") == "resync" else None
-            if isinstance(after, bool) or not isinstance(after, int) or after < 0:
-                raise ValueError
-        except (ValueError, TypeError, KeyError, AttributeError):
-            error = {"code": Code.INVALID, "message": 'send {"type": "resync", "after": <seq>}'}
+            after = resync_after(text_data)
+        except ValueError as bad:
+            error = {"code": Code.INVALID, "message": str(bad)}
             await self._send({"type": "error", "error": error})
             return
         events, view = await database_sync_to_async(self._read)(after, None)
         await self._send_events(events)
         await self._send({"type": "view", "view": view})
-        self.last_seq = max(self.last_seq, view["seq"])
+        self.last_sent = max(self.last_sent, view["seq"])
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels closes old DB connections before every message (a hop to the sync thread);
@@ -96,19 +141,20 @@ class GameConsumer(AsyncWebsocketConsumer):
             await super().dispatch(message)
 
     async def game_committed(self, message: dict[str, Any]) -> None:
-        """One committed batch (games.notify). Events up to `last_seq` were sent already; a
-        batch starting past `last_seq + 1` means the layer dropped one: fill in from the log."""
-        if message["seq"] <= self.last_seq:
-            return  # already sent (a resync overtook the broadcast)
+        """One committed batch (games.notify). Events up to `last_sent` were sent already (a
+        resync answer may have overtaken the broadcast); a batch starting past `last_sent + 1`
+        means the layer dropped one: fill in from the log."""
+        if message["seq"] <= self.last_sent:
+            return
         first = message["events"][0]["seq"]
-        if first > self.last_seq + 1:
-            events, _ = await database_sync_to_async(self._read)(self.last_seq, first - 1)
+        if first > self.last_sent + 1:
+            events, _ = await database_sync_to_async(self._read)(self.last_sent, first - 1)
             await self._send_events(events)
         state = _remember(message)
         viewer = selectors.seat_of(state, self.user)
-        for frame in _frames(self.game_id, message["seq"], viewer, self.last_seq):
+        for frame in _frames(self.game_id, message["seq"], viewer, self.last_sent):
             await self.send(text_data=frame)
-        self.last_seq = message["seq"]
+        self.last_sent = message["seq"]
 
     def _read(self, after: int, upto: int | None) -> tuple[list[dict], dict]:
         """Events after `after` (up to `upto`), and the view, both as of one projection: no
@@ -126,7 +172,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         for event in events:
             await self._send({"type": "event", "event": event})
         if events:
-            self.last_seq = max(self.last_seq, events[-1]["seq"])
+            self.last_sent = max(self.last_sent, events[-1]["seq"])
 
     async def _send(self, payload: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(payload))

@@ -1,7 +1,11 @@
-"""Websocket routes."""
+"""Websocket routes. A path that names no stream is accepted and closed with 4404 (as an
+unknown game), never left to the router, whose "no route" is an HTTP 500 of the handshake."""
 
-from django.urls import path
+from django.urls import path, re_path
 
-from games.consumers import GameConsumer
+from games.consumers import GameConsumer, NoSuchStream
 
-websocket_urlpatterns = [path("ws/games/<int:game_id>/", GameConsumer.as_asgi())]
+websocket_urlpatterns = [
+    path("ws/games/<int:game_id>/", GameConsumer.as_asgi()),
+    re_path(r"", NoSuchStream.as_asgi()),  # everything else: keep it last
+]

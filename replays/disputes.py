@@ -27,13 +27,15 @@ def dispute_open(*, user, game_id: int, reason: Any, seq: Any = None) -> Dispute
     """`user`, seated in game `game_id`, disputes it, optionally naming the event `seq` it is
     about. Raises ApiError: not_found (no such game), forbidden (not seated in it: other users,
     spectators), invalid (reason not a string of 1..REASON_MAX_LENGTH characters after
-    trimming; seq neither null nor a seq of the game's record)."""
+    trimming, or holding a NUL; seq neither null nor a seq of the game's record)."""
     if not Game.objects.filter(pk=game_id).exists():
         raise not_found()
     if not PlayerSeat.objects.filter(game_id=game_id, user=user).exists():
         raise ApiError(Code.FORBIDDEN, "only a player of this game may dispute it")
     if not isinstance(reason, str) or not reason.strip():
         raise ApiError(Code.INVALID, "reason is a non-empty string")
+    if "\x00" in reason:  # PostgreSQL stores no NUL in text (the API's parser refuses it too)
+        raise ApiError(Code.INVALID, "reason may not contain NUL characters")
     reason = reason.strip()
     if len(reason) > REASON_MAX_LENGTH:
         raise ApiError(Code.INVALID, f"reason is at most {REASON_MAX_LENGTH} characters")

@@ -33,7 +33,7 @@ def creation_events(
     if variant in (PAIRS, PAIRS_EXTREME) and seats != 4:
         raise invalid("the pairs variants are for 4 players")
     deck = deck or load_deck("standard")
-    opts = _options(options or {}, seats)
+    opts = _options({} if options is None else options, seats)  # [] or 0 is no object
     if rig is not None:
         rig = _rig(rig, seats, deck)
     data: dict[str, Any] = {

@@ -1,0 +1,148 @@
+"""What the hostile-input and resync tests share: players over the REST API, a bots-only game
+driven by the deadline sweeper, and the real server (uvicorn on a free loopback port, on this
+run's test database and Redis) for what only a real socket shows: HTTP statuses of the
+handshake, close frames."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+from django.db import connection, connections
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+ROOT = Path(__file__).resolve().parents[2]
+_names = itertools.count()
+
+
+def register(stem: str = "hostile") -> APIClient:
+    """A new user with a token client; `.username` and `.token` are set on the client."""
+    client = APIClient(raise_request_exception=False)  # a 500 is an answer to assert on
+    name = f"{stem}{os.getpid()}x{next(_names)}"
+    answer = client.post("/api/auth/register/", {"username": name, "password": "s3cret-pass-1"},
+                         format="json")  # fmt: skip
+    assert answer.status_code == 201, answer.content
+    client.credentials(HTTP_AUTHORIZATION=f"Token {answer.json()['token']}")
+    client.username, client.token = name, answer.json()["token"]  # type: ignore[attr-defined]
+    return client
+
+
+def started_game(seats: int = 2) -> tuple[int, list[APIClient]]:
+    """A game every seat of which a registered player took (so it has started)."""
+    players = [register() for _ in range(seats)]
+    created = players[0].post("/api/games/", {"seats": seats}, format="json")
+    assert created.status_code == 201, created.content
+    gid = created.json()["id"]
+    for seat, player in enumerate(players):
+        joined = player.post(f"/api/games/{gid}/join/", {"seat": seat}, format="json")
+        assert joined.status_code == 200, joined.content
+    return gid, players
+
+
+def token_of(client: APIClient) -> str:
+    return Token.objects.get(user__username=client.username).key  # type: ignore[attr-defined]
+
+
+# Bots-only games, played by the deadline sweeper in a thread (as `make run` does)
+
+
+def bot_game(seats: int = 4) -> int:
+    """A bots-only game (it starts at once; the sweeper plays it)."""
+    host = register("host")
+    options = {"bots": list(range(seats)), "block_window_s": 3600}
+    created = host.post("/api/games/", {"seats": seats, "options": options}, format="json")
+    assert created.status_code == 201, created.content
+    return created.json()["id"]
+
+
+@contextmanager
+def bots_playing(pause: float = 0.002) -> Iterator[threading.Event]:
+    """Sweep due bot moves in a thread until the block ends (each sweep commits, then
+    broadcasts after commit, as in production). Use with settings.CELERY_DEADLINES = False."""
+    from games import deadlines, tasks
+
+    stop = threading.Event()
+    failures: list[BaseException] = []
+
+    def loop() -> None:
+        try:
+            while not stop.is_set():
+                deadlines.sweep(actions=tasks.ACTIONS)
+                time.sleep(pause)
+        except BaseException as err:  # reported by the test, not lost in a thread
+            failures.append(err)
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=loop, name="hostile-bots", daemon=True)
+    thread.start()
+    try:
+        yield stop
+    finally:
+        stop.set()
+        thread.join(timeout=30)
+    assert not failures, failures
+
+
+# The real server
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _database_url() -> str:
+    """This run's test database (pytest-django's), which the server must share."""
+    s = connection.settings_dict
+    return f"postgres://{s['USER']}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
+
+
+@contextmanager
+def live_server(log: Path) -> Iterator[str]:
+    """uvicorn serving sejmi.asgi on a free port, on the test database and REDIS_URL; yields
+    its ws:// base. Stopped (its process group) at the end."""
+    port = _free_port()
+    env = dict(os.environ, DATABASE_URL=_database_url(), DEBUG="0", SEJMI_INPROCESS_RUNNER="0",
+               ALLOWED_HOSTS="127.0.0.1,localhost", PYTHONPATH=str(ROOT))  # fmt: skip
+    argv = [sys.executable, "-m", "uvicorn", "sejmi.asgi:application", "--host", "127.0.0.1",
+            "--port", str(port), "--ws-per-message-deflate", "false"]  # fmt: skip
+    with open(log, "wb") as out:
+        server = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                  start_new_session=True)  # fmt: skip
+    try:
+        _wait(f"http://127.0.0.1:{port}", server, log)
+        yield f"ws://127.0.0.1:{port}"
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait(timeout=5)
+
+
+def _wait(base: str, server: subprocess.Popen, log: Path, timeout: float = 60) -> None:
+    give_up = time.monotonic() + timeout
+    while time.monotonic() < give_up:
+        if server.poll() is not None:
+            raise RuntimeError(f"uvicorn exited: {log.read_text(errors='replace')[-2000:]}")
+        try:
+            if httpx.get(f"{base}/api/games/", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"uvicorn did not answer within {timeout} s")
