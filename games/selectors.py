@@ -53,10 +53,13 @@ def event_payload(row: GameEvent, state_now: GameState, viewer: Any) -> dict[str
 def game_events(game_id: int, user, *, after: int = 0) -> list[dict[str, Any]]:
     """Every event after `after`, redacted for the caller as the game is now. All of them: a
     client folds the list, so a silently cut one would be a wrong game (long games run to
-    thousands of events)."""
-    _, state = current(game_id)
+    thousands of events). Read up to the seq of the state that redacts them: a row appended
+    after that state was read would be judged against an older game (a pass that state
+    does not know shows its seat while its window is open: R19)."""
+    proj, state = current(game_id)
     viewer = seat_of(state, user)
-    rows = GameEvent.objects.filter(game_id=game_id, seq__gt=after).order_by("seq")
+    rows = GameEvent.objects.filter(game_id=game_id, seq__gt=after, seq__lte=proj.seq)
+    rows = rows.order_by("seq")
     return [event_payload(row, state, viewer) for row in rows]
 
 
