@@ -13,17 +13,25 @@ chain, exports, audits and replays need not know that sealing exists.
 
 What each viewer sees: the public state, plus only his own sealed pass (`seen_by`), so his
 answer shows `legal: []` while nobody else's view, events, frames, `seq` or `awaiting` depend
-on whether anyone passed.
+on whether anyone passed. After COMMIT, `tell_the_passer` asks the game's sockets to send the
+passer's own sockets (his other tabs) his new view; every other socket sends nothing.
 """
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 from itertools import groupby
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 
 from games.engine import Event, GameState, fold, window_open
 from games.engine.events import BLOCK_PASSED
 from games.models import SealedPass
+from games.notify import group_name
+
+log = logging.getLogger(__name__)
 
 
 def load(game_id: int, window_seq: int) -> list[SealedPass]:
@@ -60,3 +68,13 @@ def seen_by(game_id: int, seq: int, state: GameState, seat: int | None) -> GameS
         return state
     return folded(state, list(SealedPass.objects.filter(game_id=game_id, window_seq=seq,
                                                         seat=seat)))  # fmt: skip
+
+
+def tell_the_passer(game_id: int, seq: int, names: list[str]) -> None:
+    """After COMMIT: the sockets of these players (and only theirs: games.consumers) send
+    their new view. A failure loses nothing: a resync or the next batch brings the view."""
+    message = {"type": "game.sealed", "game": game_id, "seq": seq, "names": names}
+    try:
+        async_to_sync(get_channel_layer().group_send)(group_name(game_id), message)
+    except Exception:
+        log.exception("telling the passers of game %s at seq %s failed", game_id, seq)

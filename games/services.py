@@ -264,6 +264,8 @@ def _publish(proj: GameProjection, public: GameState, sealed: list[SealedPass],
     told, keep = split_sealed(events, after)
     if not told:  # nothing public happened: no event, no broadcast, the seq stays
         sealing.seal(proj.game_id, proj.seq, keep, now)
+        names = [after.names[e.data["seat"]] for e in keep if not after.bots[e.data["seat"]]]
+        transaction.on_commit(lambda: sealing.tell_the_passer(proj.game_id, proj.seq, names))
         if refresh_deadline(proj, after):  # only a window opened before passes were sealed
             transaction.on_commit(lambda: deadlines.schedule(proj.game_id, proj))
         return Committed(proj.game_id, proj.seq, public, proj.deadline_at)

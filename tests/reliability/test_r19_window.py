@@ -148,3 +148,31 @@ async def test_r19_nobody_else_can_tell_whether_an_asked_player_passed(rigged, c
         assert [f["type"] for f in window_open[seat]["frames"]][-1] == "view"
         assert window_open[seat]["view"]["awaiting"] == [1, 2, 3]
     assert window_open[2]["view"]["legal"][0] == PASS
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_r19_only_the_passers_own_sockets_hear_of_his_sealed_pass(rigged):
+    window = await sync_to_async(open_window_game)()
+    sockets = {
+        name: await open_socket(window, seat)
+        for name, seat in [("tab1", 1), ("tab2", 1), ("other", 2), ("spectator", None)]
+    }
+    try:
+        played = (await sync_to_async(window.send)(0, PLAY)).json()
+        for sock in sockets.values():
+            await drain(sock)
+        passed = await sync_to_async(window.send)(1, PASS, seq=played["seq"])
+        assert passed.status_code == 200, passed.content
+
+        heard = {name: await drain(sock) for name, sock in sockets.items()}
+
+        for tab in ("tab1", "tab2"):  # his other tabs stop offering a pass (R26)
+            [frame] = heard[tab]
+            assert frame == {"type": "view", "view": passed.json()["view"]}
+            assert frame["view"]["legal"] == [] and frame["view"]["seq"] == played["seq"]
+        assert heard["other"] == heard["spectator"] == []
+    finally:
+        for sock in sockets.values():
+            await sock.disconnect()
+        await sync_to_async(connections.close_all)()

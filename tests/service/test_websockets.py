@@ -207,12 +207,15 @@ async def test_every_socket_receives_each_new_event_in_seq_order_then_the_view(t
     await command(table, 0, PLAY)
     await command(table, 1, PASS)
     await command(table, 2, PASS)  # the window closes; the effect resolves; seat 0 draws
+    head = (await rest(table, None, f"/api/games/{table.gid}/"))["seq"]
     for seat, (sock, _) in opened.items():
-        streamed, last = [], start
-        for _ in range(2):  # the play; then the close, led by seat 1's sealed pass (R19)
+        streamed, last, changes = [], start, 0
+        while last < head:  # the play; then the close, led by seat 1's sealed pass (R19)
             events, view = await change(sock)
             assert seqs(events) == list(range(last + 1, view["seq"] + 1))
-            streamed, last = streamed + events, view["seq"]
+            streamed, last, changes = streamed + events, view["seq"], changes + 1
+        # Seat 1's own socket may also hear of his pass in between (a view, no event).
+        assert changes == 2 or (seat == 1 and changes == 3)
         assert view == await rest(table, seat, f"/api/games/{table.gid}/")
         assert streamed == await rest_events(table, seat, after=start)  # R19: no pass was hidden
         await sock.receive_nothing(timeout=QUIET)
@@ -245,6 +248,8 @@ async def test_r19_no_socket_learns_who_passed_while_the_block_window_is_open(ta
     passed = await command(table, 1, PASS)
     assert passed["view"]["legal"] == [] and passed["view"]["awaiting"] == [2]  # his own answer
     for seat, sock in opened.items():
+        if seat == 1:  # only the passer's own socket hears of it: his new view
+            assert await change(sock) == ([], passed["view"])
         assert await sock.receive_nothing(timeout=QUIET)  # the pass is sealed: no frame at all
         view = await rest(table, seat, f"/api/games/{table.gid}/")
         assert view["seq"] == passed["seq"]  # the seq did not move
@@ -308,8 +313,11 @@ async def test_resync_replays_every_missed_event_in_order_then_a_view(table, soc
     sock, first = await sockets(table.gid, table.tokens[1])
     for seat, body in [(0, PLAY), (1, PASS), (2, PASS)]:
         await command(table, seat, body)
-    for _ in range(2):  # the play, then the close (seat 1's pass is sealed until then: R19)
-        await change(sock)
+    head = (await rest(table, 1, f"/api/games/{table.gid}/"))["seq"]
+    view = first
+    while view["seq"] < head:  # the play, the close, maybe his own pass's view between (R19)
+        _, view = await change(sock)
+    assert await sock.receive_nothing(timeout=QUIET)
     for after in [0, first["seq"], first["seq"] + 2]:
         await sock.send_json_to({"type": "resync", "after": after})
         events, view = await change(sock)
