@@ -70,6 +70,18 @@ def seen_by(game_id: int, seq: int, state: GameState, seat: int | None) -> GameS
                                                         seat=seat)))  # fmt: skip
 
 
+def sealed_seats(windows: dict[int, int]) -> dict[int, set[int]]:
+    """For games (id → the seq of their open window), the seats whose pass is sealed there.
+    Private: for a player's own lists only (R19)."""
+    found: dict[int, set[int]] = {}
+    rows = SealedPass.objects.filter(game_id__in=list(windows)).values_list(
+        "game_id", "window_seq", "seat")  # fmt: skip
+    for game_id, window_seq, seat in rows:
+        if windows[game_id] == window_seq:
+            found.setdefault(game_id, set()).add(seat)
+    return found
+
+
 def tell_the_passer(game_id: int, seq: int, names: list[str]) -> None:
     """After COMMIT: the sockets of these players (and only theirs: games.consumers) send
     their new view. A failure loses nothing: a resync or the next batch brings the view."""
