@@ -304,8 +304,10 @@ def game_command_path(count: int) -> tuple[float, float, list[float]]:
             n = 2 + (n - 1) % 3
             game = new_table(n)
             continue
-        seat = state.awaiting[0]
-        legal = selectors.game_view(game, state, users[seat], seq=proj.seq, deadline=None)
+        for seat in state.awaiting:  # R19: who passed stays listed until the window closes
+            legal = selectors.game_view(game, state, users[seat], seq=proj.seq, deadline=None)
+            if legal["legal"]:
+                break
         body = {"expected_seq": proj.seq, **rnd.choice(legal["legal"])}
         started = time.perf_counter()
         answer = services.game_command(user=users[seat], game_id=game, body=body,

@@ -8,13 +8,14 @@ seat asked is shown as awaited, as in the public view: who has passed stays hidd
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
 from django.db.models import F, Q
 from django.db.models.fields.json import KeyTransform
 
+from games import sealing
 from games.models import GameProjection, PlayerSeat
 
 PAGE = 50  # games per lobby section
@@ -43,7 +44,8 @@ class GameRow:
     phase: str | None
     turn: int
     winners: list[int]
-    acting: frozenset[int]  # seats that still owe a decision (private: a block pass shows here)
+    acting: frozenset[int]  # seats that still owe a decision (private: my_games drops the
+    # user's own sealed pass, R19)
     deadline: datetime | None
     updated_at: datetime
 
@@ -135,10 +137,24 @@ def my_games(user) -> tuple[list[GameRow], list[GameRow]]:
     running games by deadline, then those still in the lobby."""
     seated = PlayerSeat.objects.filter(user=user).values("game_id")
     mine = GameProjection.objects.filter(game_id__in=seated)
-    current = _rows(mine.filter(~Q(status="ended")).order_by("-game_id"))
+    current = _without_my_sealed_passes(
+        _rows(mine.filter(~Q(status="ended")).order_by("-game_id")), user.username
+    )
     finished = _rows(mine.filter(status="ended").order_by("-updated_at", "-game_id")[:PAGE])
     current.sort(key=lambda g: _my_order(g, user.username))
     return current, finished
+
+
+def _without_my_sealed_passes(games: list[GameRow], username: str) -> list[GameRow]:
+    """A block window no longer waits for a player who passed; only he may know it (R19)."""
+    windows = {g.id: g.seq for g in games if g.phase == "block"}
+    passed = sealing.sealed_seats(windows) if windows else {}
+    out = []
+    for game in games:
+        seat = game.seat_of(username)
+        out.append(replace(game, acting=game.acting - {seat}) if seat in passed.get(game.id, ())
+                   else game)  # fmt: skip
+    return out
 
 
 def _my_order(game: GameRow, username: str) -> tuple:

@@ -1,5 +1,6 @@
 """`/ws/games/{id}/`: each committed event, then the new view, redacted for this socket's
-viewer; `{"type": "resync", "after": seq}` replays what a client missed (API.md). Any other
+viewer; `{"type": "resync", "after": seq}` replays what a client missed (API.md). A sealed
+pass (R19) is told to the passer's own sockets only, as a new view (games.sealing). Any other
 websocket path is accepted and closed with 4404, as an unknown game is (README, Live stream)."""
 
 from __future__ import annotations
@@ -155,6 +156,17 @@ class GameConsumer(AsyncWebsocketConsumer):
         for frame in _frames(self.game_id, message["seq"], viewer, self.last_sent):
             await self.send(text_data=frame)
         self.last_sent = message["seq"]
+
+    async def game_sealed(self, message: dict[str, Any]) -> None:
+        """R19: a pass was sealed. Only the passer's own sockets send anything: his view, now
+        with his pass (`legal: []`); every other socket stays silent, as if nothing happened."""
+        name = getattr(self.user, "username", None)
+        if not name or name not in message["names"] or message["seq"] < self.last_sent:
+            return
+        events, view = await database_sync_to_async(self._read)(self.last_sent, None)
+        await self._send_events(events)
+        await self._send({"type": "view", "view": view})
+        self.last_sent = max(self.last_sent, view["seq"])
 
     def _read(self, after: int, upto: int | None) -> tuple[list[dict], dict]:
         """Events after `after` (up to `upto`), and the view, both as of one projection: no

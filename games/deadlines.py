@@ -5,6 +5,9 @@ to what is done once it has passed.
   (the projection stores both, so the sweeper can find overdue games with an index).
 - Scheduling: `schedule(game_id, proj)`, called after COMMIT, sends Celery's `advance` task with
   an ETA at the deadline: the fast path.
+- Holding: `overdue(proj, now)`: a player's command that arrives after the deadline applies
+  it first, in its own transaction (games.services), so a deadline holds even when no worker
+  runs; the tasks below are for the games nobody touches.
 - Acting: `advance(game_id, seq)` is idempotent: it acts only if the game still stands at `seq`
   and the deadline has passed, so a duplicate or late delivery changes nothing, and an early one
   only asks to come back when due. `sweep()` advances every overdue game: celery beat runs it
@@ -67,6 +70,12 @@ def due(state: GameState, since: datetime | None) -> tuple[DeadlineKind | None, 
         return DeadlineKind.BOT, since
     kind = DeadlineKind(timed)
     return kind, since + timedelta(seconds=state.options[SECONDS_OPTION[kind]])
+
+
+def overdue(proj: GameProjection, now: datetime) -> bool:
+    """The pending decision's deadline has passed: a command arriving now applies it first
+    (games.services), whether or not a worker has come by yet."""
+    return proj.status == "active" and proj.deadline_at is not None and proj.deadline_at <= now
 
 
 # --- scheduling at commit ---------------------------------------------------------------------

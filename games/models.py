@@ -1,6 +1,7 @@
 """Storage. `GameEvent` is the truth (append-only, hash-chained); everything else here is a
 projection that `rebuild_projections` can drop and rebuild from the events, except `Game`
-(identity and the secret seed) and `IdempotentAnswer` (the first answer to a retried command).
+(identity and the secret seed), `IdempotentAnswer` (the first answer to a retried command) and
+`SealedPass` (passes of an open block window, not in the log yet: R19).
 """
 
 from django.conf import settings
@@ -109,3 +110,25 @@ class IdempotentAnswer(models.Model):
                 fields=["user", "game", "key"], name="idempotency_user_game_key"
             )
         ]
+
+
+class SealedPass(models.Model):
+    """R19: a pass that left its block window open, kept out of the public log until the window
+    closes; then it is appended as a `block_passed` event with its own `at`, in the order
+    received (games.sealing). Truth not told yet, not a projection: rebuilds keep it. Rows are
+    only ever inserted; a closed window's rows stay, never read again (the seq moved on)."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="+")
+    window_seq = models.PositiveIntegerField()  # the game's seq while the window is open
+    seat = models.PositiveSmallIntegerField()
+    v = models.PositiveSmallIntegerField(default=1)
+    data = models.JSONField()  # the block_passed event's data
+    at = models.DateTimeField()  # when the pass was received: its event's `at`
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "window_seq", "seat"], name="sealed_pass_game_window_seat"
+            )
+        ]
+        ordering = ["game", "window_seq", "id"]  # the order received

@@ -1,7 +1,9 @@
 """Read models, updated in the same transaction as each append, and rebuildable from events.
 
 `project_batch` is the one function that turns a batch of events (one command's) into
-projection rows; the live path and `rebuild_projections` both call it, so they agree.
+projection rows; the live path and `rebuild_projections` both call it, so they agree. Sealed
+passes (games.sealing, R19) are not events and not projected: they stay in their own table
+through a rebuild; only the deadline is judged with them.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from itertools import groupby
 from django.contrib.auth import get_user_model
 from django.db.models import F
 
-from games import deadlines, event_store
+from games import deadlines, event_store, sealing
 from games.codec import state_to_json
 from games.engine import Event, GameState, fold
 from games.engine import events as ev
@@ -24,12 +26,15 @@ NOT_A_NEW_DECISION = {ev.BLOCK_PASSED}  # passes do not restart the block window
 
 def project_batch(*, game_id: int, proj: GameProjection | None, before: GameState | None,
                   events: list[Event], after: GameState, head_seq: int, head_hash: str,
-                  at: datetime) -> GameProjection:  # fmt: skip
-    """Update every read model for one appended batch ending at `head_seq`."""
+                  at: datetime,
+                  deadline_state: GameState | None = None) -> GameProjection:  # fmt: skip
+    """Update every read model for one appended batch ending at `head_seq`. `after` is the
+    public state; the deadline is judged on `deadline_state` when given: the public state
+    with the open window's sealed passes (R19), so bots that passed are not awaited."""
     since = proj.decision_since if proj is not None else None
     if any(e.type not in NOT_A_NEW_DECISION for e in events):
         since = at
-    kind, due = deadlines.due(after, since)  # R21
+    kind, due = deadlines.due(deadline_state or after, since)  # R21
     fields = {
         "seq": head_seq, "head_hash": head_hash, "status": after.status,
         "variant": after.variant, "seats": after.n, "players": list(after.names),
@@ -45,6 +50,18 @@ def project_batch(*, game_id: int, proj: GameProjection | None, before: GameStat
     _seats_and_stats(game_id, events, after)
     _snapshots(game_id, before, events, head_seq)
     return proj
+
+
+def refresh_deadline(proj: GameProjection, state: GameState) -> bool:
+    """Judge the deadline again on `state` (the public one with the sealed passes) when
+    nothing was appended; returns whether it changed. It changes only for a window whose
+    bots had not answered yet (opened before bots answered windows at once, or rebuilt)."""
+    kind, due = deadlines.due(state, proj.decision_since)
+    if (kind, due) == (proj.deadline_kind, proj.deadline_at):
+        return False
+    proj.deadline_kind, proj.deadline_at = kind, due
+    proj.save(update_fields=["deadline_kind", "deadline_at"])
+    return True
 
 
 def _seats_and_stats(game_id: int, events: list[Event], after: GameState) -> None:
@@ -102,4 +119,6 @@ def rebuild_game(game_id: int) -> GameProjection | None:
                              after=after, head_seq=rows[-1].seq, head_hash=rows[-1].hash,
                              at=at)  # fmt: skip
         state = after
+    if proj is not None and state is not None:  # an open window's sealed passes (R19)
+        refresh_deadline(proj, sealing.folded(state, sealing.load(game_id, proj.seq)))
     return proj

@@ -1,12 +1,15 @@
 """Reads: views, event lists and lobby lists, always redacted for the caller (R23). Replays of
-the past: replays/selectors.py."""
+the past: replays/selectors.py. Reads are made from the public state; while a block window is
+open, a caller who passed also sees his own sealed pass (games.sealing, R19). A read applies
+no deadline: after one, the view's `deadline` is in the past until a worker or the next
+command applies it (games.services)."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from typing import Any
 
-from games import event_store
+from games import event_store, sealing
 from games.codec import state_from_json
 from games.engine import GameState, redact_event, view_for
 from games.errors import not_found
@@ -26,7 +29,11 @@ def seat_of(state: GameState, user) -> int | None:
 def game_view(game_id: int, state: GameState, user, *, seq: int,
               deadline: datetime | None, replay: bool = False,
               reveal: bool = False) -> dict[str, Any]:  # fmt: skip
-    view = view_for(state, seat_of(state, user), reveal=reveal)
+    """The caller's view of `state`, the public state at `seq` (a replay's: read-only)."""
+    seat = seat_of(state, user)
+    if not replay:  # R19: the caller's own sealed pass counts for him, nobody else's does
+        state = sealing.seen_by(game_id, seq, state, seat)
+    view = view_for(state, seat, reveal=reveal)
     if replay:  # a replay is read-only: nothing can be sent to the past
         view["legal"] = []
     return {"id": game_id, "seq": seq, **view,
@@ -53,10 +60,13 @@ def event_payload(row: GameEvent, state_now: GameState, viewer: Any) -> dict[str
 def game_events(game_id: int, user, *, after: int = 0) -> list[dict[str, Any]]:
     """Every event after `after`, redacted for the caller as the game is now. All of them: a
     client folds the list, so a silently cut one would be a wrong game (long games run to
-    thousands of events)."""
-    _, state = current(game_id)
+    thousands of events). Read up to the seq of the state that redacts them: a row appended
+    after that state was read would be judged against an older game (a pass that state
+    does not know shows its seat while its window is open: R19)."""
+    proj, state = current(game_id)
     viewer = seat_of(state, user)
-    rows = GameEvent.objects.filter(game_id=game_id, seq__gt=after).order_by("seq")
+    rows = GameEvent.objects.filter(game_id=game_id, seq__gt=after, seq__lte=proj.seq)
+    rows = rows.order_by("seq")
     return [event_payload(row, state, viewer) for row in rows]
 
 

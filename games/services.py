@@ -1,13 +1,21 @@
 """Writes: load → decide → append → project → broadcast and schedule after commit.
 
-Every change of a game goes through `_commit`, in one transaction: the engine decides, the
-event store appends (the unique (game, seq) constraint is the final concurrency guard), the
-projections follow, and only after COMMIT are events broadcast and deadlines scheduled.
+Every change of a game goes through `_commit`, in one transaction under the game's row lock:
+- a player's command that arrives after the pending decision's deadline first applies that
+  deadline's R21 action, whatever the workers do (they stay, for games nobody touches), and is
+  then judged against the new state;
+- the engine decides on the public state folded with the open block window's sealed passes
+  (games.sealing, R19); bots asked in a window answer at once;
+- passes that leave the window open are sealed, not appended (the seq stays, nothing is
+  broadcast); everything else is appended, led by the sealed passes once the window closed
+  (the unique (game, seq) constraint is the final concurrency guard); the projections follow;
+- only after COMMIT are events broadcast and deadlines scheduled.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -17,27 +25,31 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import deadlines, event_store, notify
+from games import deadlines, event_store, notify, sealing
 from games.codec import canonical_json, state_from_json
 from games.engine import (
     Command,
     Event,
     GameState,
-    HeuristicBot,
     IllegalCommand,
     Join,
     Timeout,
+    bots_act,
     execute,
     fold,
     new_game,
     new_seed,
     parse_command,
+    split_sealed,
+    window_open,
 )  # fmt: skip
 from games.engine.errors import Code
 from games.errors import ApiError, not_found, stale_seq
-from games.models import Game, GameProjection, IdempotentAnswer
-from games.projections import project_batch
+from games.models import Game, GameEvent, GameProjection, IdempotentAnswer, SealedPass
+from games.projections import project_batch, refresh_deadline
 from games.selectors import game_view, seat_of
+
+log = logging.getLogger(__name__)
 
 Decision = Callable[[GameState, bytes], tuple[list[Event], GameState]]
 
@@ -46,7 +58,7 @@ Decision = Callable[[GameState, bytes], tuple[list[Event], GameState]]
 class Committed:
     game_id: int
     seq: int
-    state: GameState
+    state: GameState  # the public state at `seq`: views add the caller's own sealed pass
     deadline_at: datetime | None
 
 
@@ -62,7 +74,7 @@ def game_create(*, user, seats: Any, variant: Any = "standard", options: Any = N
         raise ApiError.from_engine(err) from None
     with transaction.atomic():
         game = Game.objects.create(seed=seed, created_by=user)
-        return _append(game.pk, None, None, events, fold(events), event_store.GENESIS)
+        return _append(game.pk, None, None, [(timezone.now(), events)], fold(events))
 
 
 def game_join(*, user, game_id: int, seat: Any = None) -> Committed:
@@ -109,14 +121,16 @@ def game_command(*, user, game_id: int, body: Any, key: str | None) -> dict[str,
                                             request_hash=request_hash, answer=answer)  # fmt: skip
 
     try:
-        _commit(game_id, decide, expected_seq=expected, then=remember)
-    except ApiError as err:
-        if err.code != Code.STALE_SEQ or key is None:
+        _commit(game_id, decide, expected_seq=expected, then=remember, deadline_first=True)
+    except ApiError:
+        if key is None:
             raise
         stored = _stored_answer(user, game_id, key, request_hash)
         if stored is None:
             raise
-        return stored  # our own retry landed first: this request is that one
+        # Our own retry landed first: this request is that one. (A sealed pass does not
+        # move the seq, so its retry is refused with not_your_turn, not stale_seq: R26.)
+        return stored
     return answer
 
 
@@ -147,60 +161,140 @@ def _stored_answer(user, game_id: int, key: str, request_hash: str) -> dict | No
 
 def game_timeout(*, game_id: int, expected_seq: int) -> Committed:
     """R21: the pending decision's deadline passed; the service acts for the absent."""
-    return _commit(game_id, lambda s, seed: execute(s, Timeout(), seed=seed), expected_seq)
+    return _commit(game_id, _timeout, expected_seq)
 
 
 def game_bot_moves(*, game_id: int, expected_seq: int) -> Committed:
     """Bot seats that are awaited act (one command each, all in one append)."""
+    return _commit(game_id, _bots_move, expected_seq)
 
-    def decide(state: GameState, seed: bytes) -> tuple[list[Event], GameState]:
-        out: list[Event] = []
-        bot = HeuristicBot()
-        for seat in list(state.awaiting):
-            if state.bots[seat] and seat in state.awaiting:
-                new, state = execute(state, bot.choose(state, seat), actor=seat, seed=seed)
-                out += new
-        if not out:
-            raise ApiError(Code.NOT_YOUR_TURN, "no bot is awaited")
-        return out, state
 
-    return _commit(game_id, decide, expected_seq)
+def _timeout(state: GameState, seed: bytes) -> tuple[list[Event], GameState]:
+    return execute(state, Timeout(), seed=seed)
+
+
+def _bots_move(state: GameState, seed: bytes) -> tuple[list[Event], GameState]:
+    events, after = bots_act(state, seed)
+    if not events:
+        raise ApiError(Code.NOT_YOUR_TURN, "no bot is awaited")
+    return events, after
 
 
 def _commit(game_id: int, decide: Decision, expected_seq: int | None,
-            then: Callable[[Committed], None] | None = None) -> Committed:  # fmt: skip
+            then: Callable[[Committed], None] | None = None, *,
+            deadline_first: bool = False) -> Committed:  # fmt: skip
     """Load → decide → append → project, in one transaction. The projection's row lock makes
     commands on one game queue (a loser then sees the new seq: stale_seq); the unique
-    (game, seq) constraint stays the final guard."""
+    (game, seq) constraint stays the final guard.
+
+    `deadline_first` (a player's command): if the pending decision's deadline has passed, its
+    R21 action is applied first and the command is judged after it, in a savepoint, so the
+    deadline's events stay committed when the command is refused. The command then usually
+    fails with stale_seq: the deadline's events landed before it, as any other command's
+    would have (README, Choices)."""
+    refused: ApiError | None = None
     try:
         with transaction.atomic():
             proj = (GameProjection.objects.select_related("game").select_for_update(of=("self",))
                     .filter(game_id=game_id).first())  # fmt: skip
             if proj is None:
                 raise not_found()
-            if expected_seq is not None and expected_seq != proj.seq:
-                raise stale_seq(expected_seq, proj.seq)
-            state = state_from_json(proj.state)
+            if not (deadline_first and deadlines.overdue(proj, timezone.now())):
+                return _apply(proj, decide, expected_seq, then)
+            _apply_deadline(proj)
             try:
-                events, after = decide(state, bytes(proj.game.seed))
-            except IllegalCommand as err:
-                raise ApiError.from_engine(err) from None
-            done = _append(game_id, proj, state, events, after, proj.head_hash)
-            if then is not None:
-                then(done)
-            return done
+                with transaction.atomic():  # a savepoint: a refusal keeps the deadline's events
+                    return _apply(proj, decide, expected_seq, then)
+            except ApiError as err:
+                refused = err
+            except IntegrityError:
+                refused = _lost_race()
     except IntegrityError:
-        raise ApiError(Code.STALE_SEQ, "another command landed first; refetch") from None
+        raise _lost_race() from None
+    assert refused is not None
+    raise refused
+
+
+def _lost_race() -> ApiError:
+    return ApiError(Code.STALE_SEQ, "another command landed first; refetch")
+
+
+def _apply_deadline(proj: GameProjection) -> None:
+    """R21 for a late command: the timeout (or the awaited bots' moves) the workers have not
+    applied yet. A refusal here is a bug (as in games.deadlines.advance): logged, and the
+    command is judged as if no deadline had passed."""
+    kind = deadlines.DeadlineKind(proj.deadline_kind)
+    act = _bots_move if kind is deadlines.DeadlineKind.BOT else _timeout
+    try:
+        with transaction.atomic():
+            _apply(proj, act, proj.seq, None)
+    except ApiError as err:
+        if err.code not in deadlines.RACE_CODES:
+            log.error("the %s deadline of game %s at seq %s was refused before a late command: "
+                      "%s (%s)", kind, proj.game_id, proj.seq, err.code, err.message)  # fmt: skip
+
+
+def _apply(proj: GameProjection, decide: Decision, expected_seq: int | None,
+           then: Callable[[Committed], None] | None) -> Committed:  # fmt: skip
+    """Decide on the public state folded with the open window's sealed passes (R19, R26);
+    bots asked in a window that stays open answer at once (sealed like anyone's pass)."""
+    if expected_seq is not None and expected_seq != proj.seq:
+        raise stale_seq(expected_seq, proj.seq)
+    public = state_from_json(proj.state)
+    sealed = sealing.load(proj.game_id, proj.seq) if window_open(public) else []
+    seed = bytes(proj.game.seed)
+    try:
+        events, after = decide(sealing.folded(public, sealed), seed)
+        if window_open(after):
+            more, after = bots_act(after, seed)
+            events = events + more
+    except IllegalCommand as err:
+        raise ApiError.from_engine(err) from None
+    done = _publish(proj, public, sealed, events, after)
+    if then is not None:
+        then(done)
+    return done
+
+
+def _publish(proj: GameProjection, public: GameState, sealed: list[SealedPass],
+             events: list[Event], after: GameState) -> Committed:  # fmt: skip
+    """Seal the passes that leave the window open (R19); append everything else, led by the
+    window's sealed passes (each with its own `at`, in the order received) once it closed."""
+    now = timezone.now()
+    told, keep = split_sealed(events, after)
+    if not told:  # nothing public happened: no event, no broadcast, the seq stays
+        sealing.seal(proj.game_id, proj.seq, keep, now)
+        names = [after.names[e.data["seat"]] for e in keep if not after.bots[e.data["seat"]]]
+        transaction.on_commit(lambda: sealing.tell_the_passer(proj.game_id, proj.seq, names))
+        if refresh_deadline(proj, after):  # only a window opened before passes were sealed
+            transaction.on_commit(lambda: deadlines.schedule(proj.game_id, proj))
+        return Committed(proj.game_id, proj.seq, public, proj.deadline_at)
+    # Something was told, so the window whose passes were sealed has closed: the engine
+    # never tells anything else while a window stays open.
+    runs = sealing.runs(sealed) + [(now, told)]
+    shown = fold(sealing.as_events(sealed) + told, public) if keep else after
+    done = _append(proj.game_id, proj, public, runs, shown, deadline_state=after)
+    if keep:  # a window opened in this batch, and bots already passed in it
+        sealing.seal(proj.game_id, done.seq, keep, now)
+    return done
 
 
 def _append(game_id: int, proj: GameProjection | None, before: GameState | None,
-            events: list[Event], after: GameState, head_hash: str) -> Committed:  # fmt: skip
-    at = timezone.now()
+            runs: list[tuple[datetime, list[Event]]], after: GameState, *,
+            deadline_state: GameState | None = None) -> Committed:  # fmt: skip
+    """Append the batches of `runs` (each of one `at`), project them as one batch, and after
+    COMMIT broadcast them together and schedule the next deadline."""
     head = proj.seq if proj is not None else 0
-    rows = event_store.append(game_id=game_id, head_seq=head, head_hash=head_hash,
-                              events=events, at=at)  # fmt: skip
+    head_hash = proj.head_hash if proj is not None else event_store.GENESIS
+    rows: list[GameEvent] = []
+    for at, batch in runs:
+        rows += event_store.append(game_id=game_id, head_seq=head, head_hash=head_hash,
+                                   events=batch, at=at)  # fmt: skip
+        head, head_hash = rows[-1].seq, rows[-1].hash
+    events = [e for _, batch in runs for e in batch]
     proj = project_batch(game_id=game_id, proj=proj, before=before, events=events, after=after,
-                         head_seq=rows[-1].seq, head_hash=rows[-1].hash, at=at)  # fmt: skip
+                         head_seq=head, head_hash=head_hash, at=runs[-1][0],
+                         deadline_state=deadline_state)  # fmt: skip
     transaction.on_commit(lambda: notify.broadcast(game_id, rows, proj))
     transaction.on_commit(lambda: deadlines.schedule(game_id, proj))  # R21, bots
-    return Committed(game_id, rows[-1].seq, after, proj.deadline_at)
+    return Committed(game_id, head, after, proj.deadline_at)

@@ -32,6 +32,7 @@ from .rng import commitment, new_seed
 from .state import GameState
 from .timeouts import deadline_kind, timeout_commands
 from .views import OMNISCIENT, redact_event, view_for
+from .window import bots_act, split_sealed, window_open
 
 __all__ = [
     "BOTS",
@@ -54,6 +55,7 @@ __all__ = [
     "Play",
     "RandomBot",
     "Timeout",
+    "bots_act",
     "commitment",
     "deadline_kind",
     "decide",
@@ -66,6 +68,8 @@ __all__ = [
     "new_seed",
     "parse_command",
     "redact_event",
+    "split_sealed",
     "timeout_commands",
     "view_for",
+    "window_open",
 ]

@@ -39,14 +39,12 @@ def test_a_retry_after_the_game_moved_on_still_gets_the_first_answer(make_player
     table = open_table(make_player, 3)
     kostic, body = kostic_and_play(table)
     first = send(table.seats[kostic], table.gid, body, key="late")
-    view = first.json()["view"]
-    other = next(seat for seat in view["awaiting"] if seat != kostic)
     seq = first.json()["seq"]
-    assert (
-        send(table.seats[other], table.gid, {"expected_seq": seq, "type": "pass"}).status_code
-        == 200
-    )
+    for other in first.json()["view"]["awaiting"]:  # both pass: the window closes (R19)
+        passed = send(table.seats[other], table.gid, {"expected_seq": seq, "type": "pass"})
+        assert passed.status_code == 200, passed.content
     count = event_count(table.gid)
+    assert count > seq  # the game moved on
     late = send(table.seats[kostic], table.gid, body, key="late")
     assert late.status_code == 200, late.content  # not stale_seq: it is the same request
     assert late.json() == first.json()
@@ -77,7 +75,8 @@ def test_keys_belong_to_one_user(make_player):
     mine = send(table.seats[other], table.gid, {"expected_seq": first["seq"], "type": "pass"},
                 key="shared")  # fmt: skip
     assert mine.status_code == 200, mine.content
-    assert mine.json()["seq"] == first["seq"] + 1 and mine.json()["view"]["you"] == other
+    assert mine.json()["view"]["you"] == other and mine.json()["view"]["legal"] == []
+    assert mine.json()["seq"] == first["seq"]  # a pass that leaves the window open is sealed
     assert IdempotentAnswer.objects.filter(game_id=table.gid, key="shared").count() == 2
 
 

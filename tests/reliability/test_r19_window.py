@@ -1,0 +1,178 @@
+"""R19 (issue 9, holes 1 and 2): who passed stays unknown to everyone else until the window
+closes — not shown by a read racing a command (hole 1), and not told by anything that a pass
+would change: frames, their count and timing, views, events, `seq`, `awaiting` (hole 2)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.core.cache import cache
+from django.db import connections
+from r19_window_table import BLOCK, PASS, PLAY, open_window_game
+from rest_framework.authtoken.models import Token
+
+from games import selectors, services
+from games.models import GameProjection
+from sejmi.asgi import application
+
+
+@pytest.fixture(autouse=True)
+def _fresh_throttles():
+    cache.clear()  # throttle counters live in the cache
+
+
+@pytest.fixture
+def rigged(settings):
+    settings.SEJMI_ALLOW_RIGGED = True
+
+
+def land(window, seat: int, body: dict) -> None:
+    """A command of `seat` lands now, at the game's current seq (as another request would)."""
+    seq = GameProjection.objects.get(game_id=window.gid).seq
+    services.game_command(user=window.user(seat), game_id=window.gid,
+                          body={"expected_seq": seq, **body}, key=None)  # fmt: skip
+
+
+@pytest.mark.django_db
+def test_r19_events_are_read_at_the_seq_of_the_state_that_redacts_them(rigged, monkeypatch):
+    window = open_window_game()
+    real_read = selectors.current
+    read_at: list[int] = []
+
+    def read_then_the_window_opens_and_a_pass_lands(game_id: int):
+        proj, state = real_read(game_id)
+        if not read_at:
+            read_at.append(proj.seq)
+            land(window, 0, PLAY)  # the Kostič plays: the window opens...
+            land(window, 1, PASS)  # ...and seat 1 passes, both after the state was read
+        return proj, state
+
+    monkeypatch.setattr(selectors, "current", read_then_the_window_opens_and_a_pass_lands)
+
+    events = window.events(None)  # a spectator's read, racing the two commands
+
+    assert all(e["data"]["seat"] is None for e in events if e["type"] == "block_passed")
+    assert read_at and [e["seq"] for e in events] == list(range(1, read_at[0] + 1))
+    assert "card_played" not in {e["type"] for e in events}
+
+
+# --- R19 by inference (hole 2): nothing anyone else receives depends on a pass ---------------
+
+QUIET = 0.4  # seconds a socket must stay silent before we say nothing more is coming
+TIMEOUT = 5
+WATCHERS = (2, 3, 0, None)  # seat 2 (asked), seat 3 (asked), the Kostič, a spectator
+HIDDEN_KEYS = {"at", "deadline", "id", "seed_commitment"}  # differ from game to game
+
+
+def normalised(value: Any) -> Any:
+    """A payload without what differs between two games (ids, times, seeds, user names)."""
+    if isinstance(value, dict):
+        return {k: normalised(v) for k, v in value.items() if k not in HIDDEN_KEYS}
+    if isinstance(value, list):
+        return [normalised(v) for v in value]
+    if isinstance(value, str):
+        return re.sub(r"^r19_\d+_", "r19_", value)
+    return value
+
+
+async def drain(sock: WebsocketCommunicator) -> list[dict]:
+    """Every frame that arrives until the socket has been silent for QUIET seconds."""
+    frames = []
+    while not await sock.receive_nothing(timeout=QUIET):
+        frames.append(await sock.receive_json_from(timeout=TIMEOUT))
+    return frames
+
+
+async def open_socket(window, seat: int | None) -> WebsocketCommunicator:
+    query = ""
+    if seat is not None:
+        user = await sync_to_async(window.user)(seat)
+        query = f"?token={(await sync_to_async(Token.objects.get)(user=user)).key}"
+    sock = WebsocketCommunicator(application, f"/ws/games/{window.gid}/{query}",
+                                 headers=[(b"origin", b"http://localhost")])  # fmt: skip
+    connected, code = await sock.connect(timeout=TIMEOUT)
+    assert connected, code
+    return sock
+
+
+async def seen(window, sockets: dict) -> dict:
+    """What every watcher has received since the last look: frames, and its REST reads."""
+    out = {}
+    for seat, sock in sockets.items():
+        out[seat] = {"frames": await drain(sock),
+                     "view": await sync_to_async(window.view)(seat),
+                     "events": await sync_to_async(window.events)(seat)}  # fmt: skip
+    return normalised(out)
+
+
+async def play_the_window(b_passes: bool, c_sends: dict) -> tuple[list[dict], int]:
+    """Seat 0 plays, seat 1 passes (or does nothing), then seat 2 answers at the seq it saw.
+    Returns what the watchers received up to (and with) seat 2's answer, and its status."""
+    window = await sync_to_async(open_window_game)()
+    sockets = {seat: await open_socket(window, seat) for seat in WATCHERS}
+    try:
+        looks = [await seen(window, sockets)]
+        played = await sync_to_async(window.send)(0, PLAY)
+        assert played.status_code == 200, played.content
+        if b_passes:
+            passed = await sync_to_async(window.send)(1, PASS)
+            assert passed.status_code == 200, passed.content
+            assert passed.json()["seq"] == played.json()["seq"]  # R19: the seq did not move
+            assert passed.json()["view"]["legal"] == []  # R26: his pass is final
+        looks.append(await seen(window, sockets))
+        c_saw = looks[-1][2]["view"]["seq"]
+        answer = await sync_to_async(window.send)(2, c_sends, seq=c_saw)
+        if c_sends == PASS:  # the window stays open (seat 3 is still asked): nothing is told
+            looks.append({"answer": normalised(answer.json()), **await seen(window, sockets)})
+        return looks, answer.status_code
+    finally:
+        for sock in sockets.values():
+            await sock.disconnect()
+        await sync_to_async(connections.close_all)()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("c_sends", [PASS, BLOCK], ids=["c_passes", "c_blocks"])
+async def test_r19_nobody_else_can_tell_whether_an_asked_player_passed(rigged, c_sends):
+    quiet, passing = [await play_the_window(b_passes, c_sends) for b_passes in (False, True)]
+
+    assert quiet[1] == passing[1] == 200  # no stale_seq for a pass seat 2 could not see
+    assert passing[0] == quiet[0]  # frames, views and events of seats 2, 3, 0 and a spectator
+    window_open = passing[0][1]
+    for seat in WATCHERS:
+        assert [f["type"] for f in window_open[seat]["frames"]][-1] == "view"
+        assert window_open[seat]["view"]["awaiting"] == [1, 2, 3]
+    assert window_open[2]["view"]["legal"][0] == PASS
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_r19_only_the_passers_own_sockets_hear_of_his_sealed_pass(rigged):
+    window = await sync_to_async(open_window_game)()
+    sockets = {
+        name: await open_socket(window, seat)
+        for name, seat in [("tab1", 1), ("tab2", 1), ("other", 2), ("spectator", None)]
+    }
+    try:
+        played = (await sync_to_async(window.send)(0, PLAY)).json()
+        for sock in sockets.values():
+            await drain(sock)
+        passed = await sync_to_async(window.send)(1, PASS, seq=played["seq"])
+        assert passed.status_code == 200, passed.content
+
+        heard = {name: await drain(sock) for name, sock in sockets.items()}
+
+        for tab in ("tab1", "tab2"):  # his other tabs stop offering a pass (R26)
+            [frame] = heard[tab]
+            assert frame == {"type": "view", "view": passed.json()["view"]}
+            assert frame["view"]["legal"] == [] and frame["view"]["seq"] == played["seq"]
+        assert heard["other"] == heard["spectator"] == []
+    finally:
+        for sock in sockets.values():
+            await sock.disconnect()
+        await sync_to_async(connections.close_all)()
