@@ -94,8 +94,16 @@ class NoSuchStream(AsyncWebsocketConsumer):
 class GameConsumer(AsyncWebsocketConsumer):
     """Thin: authorize by scope user, forward committed batches, answer `resync`.
 
-    `last_sent` is the last seq this socket has been sent (the first view's, at first): the
-    live stream goes on from it, so nothing is pushed twice and a gap is filled from the log.
+    A socket never sends an event seq twice, nor leaves a gap (README, Live stream). Frames on
+    one connection are never lost (TCP, in order), so the socket knows what its client was
+    given: the events `first_sent`..`last_sent`, one contiguous run (empty at first:
+    `first_sent` is the first view's seq + 1, `last_sent` that seq). The live stream goes on
+    from `last_sent`, and a batch starting past `last_sent + 1` is preceded by the missing
+    events from the log. A resync after `a` sends every event past `a` outside the run, in
+    seq order — (a, first_sent) then (last_sent, head] — then the view; an `a` past
+    `last_sent` is the client's word that it has the events up to `a`. Messages are handled
+    one at a time (Channels dispatches serially), so a batch the layer delivers during a
+    resync answer is handled after it, against the run the answer extended.
     """
 
     async def connect(self) -> None:
@@ -111,7 +119,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await close_as_not_found(self)
             return
-        self.last_sent = view["seq"]
+        self.first_sent, self.last_sent = view["seq"] + 1, view["seq"]
         await self.accept()
         await self._send({"type": "view", "view": view})
 
@@ -119,18 +127,22 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """A resync: every event after `after` (as asked, even ones this socket was pushed
-        already), then the view; anything else gets an `invalid` error, and the socket stays."""
+        """A resync: every event after `after` this socket has not sent, in seq order, then the
+        view; anything else gets an `invalid` error, and the socket stays."""
         try:
             after = resync_after(text_data)
         except ValueError as bad:
             error = {"code": Code.INVALID, "message": str(bad)}
             await self._send({"type": "error", "error": error})
             return
-        events, view = await database_sync_to_async(self._read)(after, None)
+        # Not sent yet: what precedes the run (a client that loaded before this socket opened)
+        # and what follows it. One read, at one projection.
+        spans = ((after, self.first_sent - 1), (max(after, self.last_sent), None))
+        events, view = await database_sync_to_async(self._read)(spans)
         await self._send_events(events)
         await self._send({"type": "view", "view": view})
-        self.last_sent = max(self.last_sent, view["seq"])
+        self.first_sent = min(self.first_sent, after + 1)
+        self.last_sent = max(self.last_sent, view["seq"])  # an `after` past it: the client's word
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels closes old DB connections before every message (a hop to the sync thread);
@@ -149,7 +161,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         first = message["events"][0]["seq"]
         if first > self.last_sent + 1:
-            events, _ = await database_sync_to_async(self._read)(self.last_sent, first - 1)
+            events, _ = await database_sync_to_async(self._read)(((self.last_sent, first - 1),))
             await self._send_events(events)
         state = _remember(message)
         viewer = selectors.seat_of(state, self.user)
@@ -163,19 +175,22 @@ class GameConsumer(AsyncWebsocketConsumer):
         name = getattr(self.user, "username", None)
         if not name or name not in message["names"] or message["seq"] < self.last_sent:
             return
-        events, view = await database_sync_to_async(self._read)(self.last_sent, None)
+        events, view = await database_sync_to_async(self._read)(((self.last_sent, None),))
         await self._send_events(events)
         await self._send({"type": "view", "view": view})
         self.last_sent = max(self.last_sent, view["seq"])
 
-    def _read(self, after: int, upto: int | None) -> tuple[list[dict], dict]:
-        """Events after `after` (up to `upto`), and the view, both as of one projection: no
-        event is newer than the view sent with it. Redacted for this socket's viewer (R23)."""
+    def _read(self, spans: tuple[tuple[int, int | None], ...]) -> tuple[list[dict], dict]:
+        """The events of each span (after, upto] (upto None: the head), spans in seq order,
+        and the view, all as of one projection: no event is newer than the view sent with it.
+        Redacted for this socket's viewer (R23)."""
         proj, state = selectors.current(self.game_id)
-        upto = proj.seq if upto is None else min(upto, proj.seq)
         viewer = selectors.seat_of(state, self.user)
-        rows = GameEvent.objects.filter(game_id=self.game_id, seq__gt=after, seq__lte=upto)
-        events = [selectors.event_payload(r, state, viewer) for r in rows.order_by("seq")]
+        events = []
+        for after, upto in spans:
+            upto = proj.seq if upto is None else min(upto, proj.seq)
+            rows = GameEvent.objects.filter(game_id=self.game_id, seq__gt=after, seq__lte=upto)
+            events += [selectors.event_payload(r, state, viewer) for r in rows.order_by("seq")]
         view = selectors.game_view(self.game_id, state, self.user, seq=proj.seq,
                                    deadline=proj.deadline_at)  # fmt: skip
         return events, view

@@ -312,23 +312,29 @@ async def test_a_command_whose_transaction_rolls_back_sends_nothing(table, socke
 
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
-async def test_resync_replays_every_missed_event_in_order_then_a_view(table, sockets):
+async def test_resync_sends_only_what_this_socket_never_sent_in_order_then_a_view(table, sockets):
     sock, first = await sockets(table.gid, table.tokens[1])
     for seat, body in [(0, PLAY), (1, PASS), (2, PASS)]:
         await command(table, seat, body)
     head = (await rest(table, 1, f"/api/games/{table.gid}/"))["seq"]
-    view = first
-    while view["seq"] < head:  # the play, the close, maybe his own pass's view between (R19)
-        _, view = await change(sock)
-    assert await sock.receive_nothing(timeout=QUIET)
-    for after in [0, first["seq"], first["seq"] + 2]:
-        await sock.send_json_to({"type": "resync", "after": after})
+    pushed, view = [], first
+    while view["seq"] < head:  # the play, the close, and his own pass's view between (R19)
         events, view = await change(sock)
-        assert events == await rest_events(table, 1, after=after)
-        assert seqs(events) == list(range(after + 1, view["seq"] + 1))
-        assert view == await rest(table, 1, f"/api/games/{table.gid}/")
-    await sock.send_json_to({"type": "resync", "after": view["seq"]})
-    assert await change(sock) == ([], view)  # up to date: just the view
+        pushed += events
+    assert await sock.receive_nothing(timeout=QUIET)
+    assert seqs(pushed) == list(range(first["seq"] + 1, head + 1))
+    # From 0: only the events before the socket's first view, which it never sent (README).
+    events, view = await resync(sock, 0)
+    assert events == (await rest_events(table, 1, after=0))[: first["seq"]]
+    assert seqs(events) == list(range(1, first["seq"] + 1))
+    assert view == await rest(table, 1, f"/api/games/{table.gid}/")
+    for after in [0, first["seq"], first["seq"] + 2, view["seq"]]:
+        assert await resync(sock, after) == ([], view)  # all sent already: just the view
+
+
+async def resync(sock: WebsocketCommunicator, after: int) -> tuple[list[dict], dict]:
+    await sock.send_json_to({"type": "resync", "after": after})
+    return await change(sock)
 
 
 @pytest.mark.parametrize(

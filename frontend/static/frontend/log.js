@@ -21,6 +21,7 @@ export class LogBook {
   constructor(list, catalog, { since = null } = {}) {
     Object.assign(this, { list, catalog, since });
     this.lastSeq = 0;
+    this.early = new Map(); // seq -> a live event that came after a gap, until the gap fills
     this.names = [];
     this.lives = [];
     this.countdown = null; // the countdown die as last told, to tell only its changes
@@ -62,6 +63,20 @@ export class LogBook {
     if (event.type === "deck_reshuffled") this.marks.push({ seq: event.seq, reset: true });
     this.list.append(item);
     return item;
+  }
+
+  /** A live event, in whatever order it came: shown when it is the next, kept while an
+   *  earlier one is missing (then shown once that arrives), ignored when shown already. */
+  offer(event) {
+    if (event.seq > this.lastSeq + 1) return void this.early.set(event.seq, event);
+    this.add(event);
+    for (let next; (next = this.early.get(this.lastSeq + 1)); ) this.add(next);
+    this.early.forEach((_, seq) => seq <= this.lastSeq && this.early.delete(seq));
+  }
+
+  /** True while an event came ahead of one still missing. */
+  get missing() {
+    return this.early.size > 0;
   }
 
   /** The played cards still lying blocked in the discard pile after event `seq`. */

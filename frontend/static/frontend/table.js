@@ -93,15 +93,23 @@ async function sendCommand(body, retried = false) {
 function addEvents(events) {
   const list = logList;
   const atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 40;
-  events.forEach((event) => log.add(event));
+  events.forEach((event) => log.offer(event));
   if (atBottom) list.scrollTop = list.scrollHeight;
 }
 
-// The websocket: events into the log (never twice: log.add skips seq <= the last shown),
-// views drawn; on a drop "Reconnecting…", back-off 0.5 s .. 10 s, then resync from the last seq.
+// The websocket: events into the log (each once, in seq order: log.offer keeps one that came
+// after a gap until the gap fills), views drawn; on a drop "Reconnecting…", back-off
+// 0.5 s .. 10 s, then a new socket resyncs from the last seq shown. A socket never sends an
+// event twice, so a resync on it brings only what it has not sent (README, Live stream).
 let socket = null;
 let backoff = 500;
 let retry = null;
+let asked = null; // the `after` of this socket's latest resync
+
+function resync(ws) {
+  asked = log.lastSeq;
+  ws.send(JSON.stringify({ type: "resync", after: asked }));
+}
 
 function setConn(key) {
   const box = root.querySelector("#conn");
@@ -112,11 +120,9 @@ function setConn(key) {
 function onMessage(message) {
   const data = JSON.parse(message.data);
   if (data.type === "event") {
-    if (data.event.seq > log.lastSeq + 1) { // a gap: ask for everything after what is shown
-      socket.send(JSON.stringify({ type: "resync", after: log.lastSeq }));
-      return;
-    }
     addEvents([data.event]);
+    // Ahead of the log (pushed before the answer to the opening resync, say): ask once.
+    if (log.missing && asked !== log.lastSeq) resync(socket);
   } else if (data.type === "view") {
     show(data.view);
   }
@@ -130,7 +136,7 @@ function connect() {
   ws.onopen = () => {
     backoff = 500;
     setConn("live");
-    ws.send(JSON.stringify({ type: "resync", after: log.lastSeq }));
+    resync(ws);
   };
   ws.onmessage = onMessage;
   ws.onclose = (e) => {
