@@ -1,5 +1,7 @@
-"""The staff's dispute queue: open disputes first, oldest first; each with the game's read-only
-event log, verification report and transcript, append-only notes, and a decision.
+"""The staff's dispute queue: open disputes first, oldest first. Each dispute opens as a case
+file (replays/case_file.py, templates/admin/replays/dispute/change_form.html): the verification
+verdict first, the disputed moment with a link to the replay viewer, append-only notes and a
+decision, then the transcript in the admin's language and the event log.
 
 Game events are shown, never edited (GameEvent is not registered here). Notes can be added but
 not changed or deleted (a PostgreSQL trigger backs this up). A decision, once made, is final.
@@ -7,21 +9,17 @@ not changed or deleted (a PostgreSQL trigger backs this up). A decision, once ma
 
 from __future__ import annotations
 
-import json
-import logging
-from collections.abc import Callable
 from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
 from django.db.models import Case, Value, When
-from django.utils.html import format_html, format_html_join
-from django.utils.safestring import SafeString
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
 
-from replays import disputes
+from replays import case_file, disputes
 from replays.models import Dispute, DisputeNote
-
-log = logging.getLogger(__name__)
 
 OPEN_FIRST = Case(When(status=Dispute.Status.OPEN, then=Value(0)), default=Value(1)).asc()
 DECISION_FIELDS = ["status", "resolution"]
@@ -40,13 +38,13 @@ class DisputeForm(forms.ModelForm):
             return data
         status, resolution = data.get("status"), (data.get("resolution") or "").strip()
         if status == Dispute.Status.OPEN and resolution:
-            self.add_error("status", "a resolution closes the dispute: resolve or reject it "
-                                     "(add a note for remarks while it stays open)")  # fmt: skip
+            self.add_error("status", _("a resolution closes the dispute: resolve or reject it "
+                                       "(add a note for remarks while it stays open)"))  # fmt: skip
         if status in disputes.CLOSED and not resolution:
-            self.add_error("resolution", "say why: closing a dispute needs a resolution")
+            self.add_error("resolution", _("say why: closing a dispute needs a resolution"))
         pk = self.instance.pk
         if status in disputes.CLOSED and not Dispute.objects.filter(pk=pk, status="open").exists():
-            raise forms.ValidationError("another admin has already decided this dispute")
+            raise forms.ValidationError(_("another admin has already decided this dispute"))
         return data
 
 
@@ -66,74 +64,48 @@ class DisputeNoteInline(admin.TabularInline):
         return False
 
 
-def _evidence(title: str, build: Callable[[Dispute], SafeString]) -> Callable[[Any, Dispute], Any]:
-    """A read-only admin section. A failure is shown in place rather than breaking the page:
-    a disputed game's record may be exactly what makes the report or transcript fail."""
-
-    def section(self, obj: Dispute) -> SafeString:
-        try:
-            return build(obj)
-        except Exception as err:  # noqa: BLE001 — shown to staff and logged
-            log.exception("dispute %s: %s failed", obj.pk, title)
-            return format_html("<strong>{} could not be computed:</strong> {}", title, err)
-
-    section.short_description = title  # type: ignore[attr-defined]
-    return section
-
-
-def _json(value: Any) -> str:
-    if isinstance(value, str | int | float | bool) or value is None:
-        return str(value)
-    return json.dumps(value, ensure_ascii=False, sort_keys=True)
-
-
-def event_log_html(obj: Dispute) -> SafeString:
-    rows = format_html_join(
-        "", "<tr><td>{}</td><td>{}</td><td>{}</td><td><code>{}</code></td><td><code>{}</code>"
-            "</td></tr>",  # fmt: skip
-        ((e["seq"], e["type"], e["at"], _json(e["data"]), e["hash"])
-         for e in disputes.game_event_rows(obj.game_id)),
-    )  # fmt: skip
-    head = "<tr><th>seq</th><th>type</th><th>at</th><th>data</th><th>hash</th></tr>"
-    return format_html('<table class="event-log"><thead>{}</thead><tbody>{}</tbody></table>',
-                       SafeString(head), rows)  # fmt: skip
-
-
-def report_html(obj: Dispute) -> SafeString:
-    report = disputes.game_audit(obj.game_id)
-    rows = format_html_join("", "<tr><th>{}</th><td><code>{}</code></td></tr>",
-                            ((key, _json(value)) for key, value in report.items()))  # fmt: skip
-    return format_html('<table class="verification-report">{}</table>', rows)
-
-
-def transcript_html(obj: Dispute) -> SafeString:
-    lines = disputes.game_transcript(obj.game_id, lang="en")
-    return format_html('<pre class="transcript">{}</pre>', "\n".join(lines))
+def _lang(request) -> str:
+    """The transcript's language: the admin's own (LocaleMiddleware), English by default."""
+    return "cs" if getattr(request, "LANGUAGE_CODE", "en").startswith("cs") else "en"
 
 
 @admin.register(Dispute)
 class DisputeAdmin(admin.ModelAdmin):
     form = DisputeForm
     inlines = [DisputeNoteInline]
-    list_display = ["id", "game", "status", "opened_by", "opened_at"]
+    change_form_template = "admin/replays/dispute/change_form.html"
+    list_display = ["id", "game", "seq", "status", "opened_by", "opened_at"]
     list_display_links = ["id", "game"]
     list_filter = ["status"]
     list_select_related = ["game", "opened_by"]
     search_fields = ["=game__id", "opened_by__username", "reason"]
     ordering = [OPEN_FIRST, "opened_at", "id"]
     fieldsets = [
-        (None, {"fields": ["game", "opened_by", "opened_at", "reason"]}),
-        ("Decision", {"fields": [*DECISION_FIELDS, "resolved_by", "resolved_at"]}),
-        ("Verification report", {"fields": ["verification_report"]}),
-        ("Event log", {"fields": ["event_log"]}),
-        ("Transcript", {"fields": ["game_transcript"]}),
+        (_("The claim"), {"fields": ["game", "opened_by", "opened_at", "disputed_moment",
+                                     "reason"]}),  # fmt: skip
+        (_("Decision"), {"fields": [*DECISION_FIELDS, "resolved_by", "resolved_at"]}),
     ]
-    base_readonly = ["game", "opened_by", "opened_at", "reason", "resolved_by", "resolved_at",
-                     "verification_report", "event_log", "game_transcript"]  # fmt: skip
+    base_readonly = ["game", "opened_by", "opened_at", "disputed_moment", "reason",
+                     "resolved_by", "resolved_at"]  # fmt: skip
 
-    verification_report = _evidence("Verification report", report_html)
-    event_log = _evidence("Event log", event_log_html)
-    game_transcript = _evidence("Transcript", transcript_html)
+    class Media:
+        css = {"all": ["replays/case_file.css"]}
+
+    @admin.display(description=_("Disputed moment"))
+    def disputed_moment(self, obj: Dispute) -> str:
+        if obj.seq is None:
+            return _("no event named")
+        url = case_file.replay_url(obj.game_id, obj.seq)
+        return format_html('{} <a href="{}">{}</a>', _("seq %(seq)d") % {"seq": obj.seq}, url,
+                           _("open the replay there"))  # fmt: skip
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        """The case file joins the form's context (only for staff who may see the dispute)."""
+        extra = dict(extra_context or {})
+        obj = self.get_object(request, unquote(object_id))
+        if obj is not None and self.has_view_or_change_permission(request, obj):
+            extra["case"] = case_file.build(obj, lang=_lang(request))
+        return super().change_view(request, object_id, form_url, extra)
 
     def get_readonly_fields(self, request, obj=None) -> list[str]:
         # resolved_at, not status: after an invalid POST, `obj.status` holds the form's value

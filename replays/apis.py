@@ -19,6 +19,9 @@ class DisputeOpenSerializer(serializers.Serializer):
     """The request shape, for the schema; `disputes.dispute_open` checks it."""
 
     reason = serializers.CharField(max_length=REASON_MAX_LENGTH)
+    seq = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, help_text="the event the dispute is about"
+    )
 
 
 class GameDisputesApi(APIView):
@@ -29,11 +32,11 @@ class GameDisputesApi(APIView):
         body = request.data
         if not isinstance(body, dict):
             raise ApiError("invalid", "the body is a JSON object")
-        unknown = set(body) - {"reason"}
+        unknown = set(body) - {"reason", "seq"}
         if unknown:
             raise ApiError("invalid", f"unknown fields: {', '.join(sorted(unknown))}")
         dispute = disputes.dispute_open(user=request.user, game_id=game_id,
-                                        reason=body.get("reason"))  # fmt: skip
+                                        reason=body.get("reason"), seq=body.get("seq"))  # fmt: skip
         return Response(disputes.dispute_payload(dispute), status=status.HTTP_201_CREATED)
 
 

@@ -23,10 +23,11 @@ CLOSED = (Dispute.Status.RESOLVED, Dispute.Status.REJECTED)
 # Writes
 
 
-def dispute_open(*, user, game_id: int, reason: Any) -> Dispute:
-    """`user`, seated in game `game_id`, disputes it. Raises ApiError: not_found (no such game),
-    forbidden (not seated in it: other users, spectators), invalid (reason not a
-    string of 1..REASON_MAX_LENGTH characters after trimming)."""
+def dispute_open(*, user, game_id: int, reason: Any, seq: Any = None) -> Dispute:
+    """`user`, seated in game `game_id`, disputes it, optionally naming the event `seq` it is
+    about. Raises ApiError: not_found (no such game), forbidden (not seated in it: other users,
+    spectators), invalid (reason not a string of 1..REASON_MAX_LENGTH characters after
+    trimming; seq neither null nor a seq of the game's record)."""
     if not Game.objects.filter(pk=game_id).exists():
         raise not_found()
     if not PlayerSeat.objects.filter(game_id=game_id, user=user).exists():
@@ -36,7 +37,17 @@ def dispute_open(*, user, game_id: int, reason: Any) -> Dispute:
     reason = reason.strip()
     if len(reason) > REASON_MAX_LENGTH:
         raise ApiError("invalid", f"reason is at most {REASON_MAX_LENGTH} characters")
-    return Dispute.objects.create(game_id=game_id, opened_by=user, reason=reason)
+    _check_seq(game_id, seq)
+    return Dispute.objects.create(game_id=game_id, opened_by=user, reason=reason, seq=seq)
+
+
+def _check_seq(game_id: int, seq: Any) -> None:
+    if seq is None:
+        return
+    last = GameEvent.objects.filter(game_id=game_id).order_by("-seq").values_list("seq").first()
+    last_seq = last[0] if last else 0
+    if isinstance(seq, bool) or not isinstance(seq, int) or not 1 <= seq <= last_seq:
+        raise ApiError("invalid", f"seq is null or a whole number from 1 to {last_seq}")
 
 
 def dispute_note_add(*, dispute: Dispute, author, text: str) -> DisputeNote:
@@ -70,9 +81,10 @@ def dispute_close(*, dispute_id: int, by, status: str, resolution: str) -> Dispu
 
 
 def dispute_payload(d: Dispute) -> dict[str, Any]:
-    """The public shape of a dispute; `resolution` and `resolved_at` are null while open."""
+    """The public shape of a dispute; `seq` is null when the player named no event,
+    `resolution` and `resolved_at` are null while open."""
     return {
-        "id": d.pk, "game": d.game_id, "status": d.status, "reason": d.reason,
+        "id": d.pk, "game": d.game_id, "status": d.status, "reason": d.reason, "seq": d.seq,
         "opened_by": d.opened_by.username, "opened_at": event_store.iso(d.opened_at),
         "resolution": d.resolution or None,
         "resolved_at": event_store.iso(d.resolved_at) if d.resolved_at else None,

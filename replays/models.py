@@ -26,6 +26,9 @@ class Dispute(models.Model):
     opened_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
                                   related_name="disputes")  # fmt: skip
     reason = models.TextField(max_length=REASON_MAX_LENGTH)
+    # The event the dispute is about, if the player named one; the admin links the replay
+    # viewer to it (/games/{id}/replay/?at=seq).
+    seq = models.PositiveIntegerField(null=True, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN,
                               db_index=True)  # fmt: skip
     resolution = models.TextField(blank=True, default="")

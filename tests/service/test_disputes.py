@@ -84,11 +84,11 @@ def test_a_seated_player_opens_a_dispute_and_sees_its_status(make_player):
     answer = open_dispute(alice, gid)
     assert answer.status_code == 201, answer.content
     body = answer.json()
-    assert set(body) == {"id", "game", "status", "reason", "opened_by", "opened_at",
+    assert set(body) == {"id", "game", "status", "reason", "seq", "opened_by", "opened_at",
                          "resolution", "resolved_at"}  # fmt: skip
     assert body["game"] == gid and body["status"] == "open" and body["reason"] == REASON
     assert body["opened_by"] == alice.username
-    assert body["resolution"] is None and body["resolved_at"] is None
+    assert body["resolution"] is None and body["resolved_at"] is None and body["seq"] is None
     assert alice.get(f"/api/disputes/{body['id']}/").json() == body
     assert alice.get("/api/disputes/").json() == {"disputes": [body]}
 

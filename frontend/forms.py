@@ -1,0 +1,45 @@
+"""Account forms and the finished-games filter. Django's own messages come translated from
+Django's catalogs; ours are in frontend/locale."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.utils.translation import gettext_lazy as _
+
+from games.engine.setup import BOT_NAME
+from games.engine.state import PAIRS, PAIRS_EXTREME, STANDARD
+
+VARIANT_NAMES = {
+    STANDARD: _("Standard"),
+    PAIRS: _("Pairs"),
+    PAIRS_EXTREME: _("Pairs extreme"),
+}
+
+
+class SignupForm(UserCreationForm):
+    """Django's sign-up form (username, password1, password2, the password validators), minus
+    the built-in bot's name: a user called "bot" would be mistaken for the bot's seats."""
+
+    def clean_username(self) -> str:
+        username = super().clean_username()
+        if username and username.lower() == BOT_NAME:
+            raise forms.ValidationError(
+                _("That name is reserved for the built-in bot."), code="reserved"
+            )
+        return username
+
+
+class LoginForm(AuthenticationForm):
+    """Django's login form (username, password); named here so the pages import one module."""
+
+
+class FinishedFilterForm(forms.Form):
+    """The lobby's filter of finished games (GET): by a seated player and by variant."""
+
+    player = forms.CharField(label=_("Player"), required=False, max_length=150)
+    variant = forms.ChoiceField(
+        label=_("Variant"),
+        required=False,
+        choices=[("", _("Any variant")), *VARIANT_NAMES.items()],
+    )

@@ -1,0 +1,276 @@
+"""The server-rendered pages (issue 8): accounts, the lobby, "my games", the language switch.
+Django's test client only; the browser tests drive the same pages in Chromium."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from page_helpers import (
+    PASSWORD,
+    api,
+    bot_game,
+    game_ids,
+    join,
+    logged_in,
+    make_user,
+    new_game,
+    play_to_end,
+)
+
+CS = {"HTTP_ACCEPT_LANGUAGE": "cs"}
+PAGES = ["/", "/signup/", "/login/", "/me/"]
+
+
+def signup(client: Client, username: str, password: str, **headers):
+    body = {"username": username, "password1": password, "password2": password}
+    return client.post("/signup/", body, **headers)
+
+
+# Accounts
+
+
+@pytest.mark.django_db
+def test_signup_creates_the_account_logs_in_and_goes_to_the_lobby():
+    client = Client()
+    answer = signup(client, "eva", PASSWORD)
+    assert answer.status_code == 302 and answer["Location"] == "/"
+    assert get_user_model().objects.filter(username="eva").exists()
+    lobby = client.get("/").text
+    assert "eva" in lobby and "Log out" in lobby and 'id="create-game"' in lobby
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("headers", "taken", "weak"),
+    [
+        ({}, "A user with that username already exists.", "This password is entirely numeric."),
+        (CS, "Uživatel s tímto jménem již existuje.", "Heslo se skládá pouze z čísel."),
+    ],
+)
+def test_signup_errors_are_clear_and_in_the_page_language(headers, taken, weak):
+    make_user("eva")
+    client = Client()
+    answer = signup(client, "eva", PASSWORD, **headers)
+    assert answer.status_code == 200 and taken in answer.text
+    assert 'aria-invalid="true"' in answer.text and 'role="alert"' in answer.text
+    answer = signup(client, "jan", "40721893", **headers)
+    assert answer.status_code == 200 and weak in answer.text
+    assert not get_user_model().objects.filter(username="jan").exists()
+    assert "_auth_user_id" not in client.session
+
+
+@pytest.mark.django_db
+def test_the_bots_name_is_reserved():
+    answer = signup(Client(), "Bot", PASSWORD)
+    assert answer.status_code == 200 and "reserved for the built-in bot" in answer.text
+    answer = signup(Client(), "bot", PASSWORD, **CS)
+    assert "vyhrazeno pro vestavěného bota" in answer.text
+
+
+@pytest.mark.django_db
+def test_login_honours_next_and_logout_is_a_post():
+    make_user("eva")
+    client = Client()
+    page = client.get("/login/?next=/me/")
+    assert page.status_code == 200 and 'name="next" value="/me/"' in page.text
+    wrong = client.post("/login/", {"username": "eva", "password": "nope", "next": "/me/"})
+    assert wrong.status_code == 200 and "Please enter a correct username and password" in wrong.text
+    answer = client.post("/login/", {"username": "eva", "password": PASSWORD, "next": "/me/"})
+    assert answer.status_code == 302 and answer["Location"] == "/me/"
+    assert client.get("/logout/").status_code == 405
+    answer = client.post("/logout/")
+    assert answer.status_code == 302 and answer["Location"] == "/"
+    assert "_auth_user_id" not in client.session
+
+
+@pytest.mark.django_db
+def test_login_never_sends_to_another_site():
+    make_user("eva")
+    body = {"username": "eva", "password": PASSWORD, "next": "https://evil.example/"}
+    assert Client().post("/login/", body)["Location"] == "/"
+
+
+@pytest.mark.django_db
+def test_login_errors_in_czech():
+    make_user("eva")
+    wrong = Client().post("/login/", {"username": "eva", "password": "nope"}, **CS)
+    assert "Zadejte správnou hodnotu pole" in wrong.text and "Přihlásit se" in wrong.text
+
+
+# Every page
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", PAGES)
+def test_every_page_has_the_language_switch_skip_link_and_csrf_cookie(path):
+    client = logged_in("eva")
+    page = client.get(path)
+    assert page.status_code == 200
+    assert '<html lang="en">' in page.text
+    assert 'action="/i18n/setlang/"' in page.text
+    assert re.search(r'<button[^>]*name="language" value="en"[^>]*>English</button>', page.text)
+    assert re.search(r'<button[^>]*name="language" value="cs"[^>]*>Čeština</button>', page.text)
+    assert f'name="next" value="{path}"' in page.text
+    assert 'href="#main"' in page.text and '<main id="main"' in page.text
+    assert "csrftoken" in page.cookies
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", PAGES)
+def test_czech_browsers_get_czech_pages(path):
+    client = logged_in("eva", **CS)
+    page = client.get(path)
+    assert '<html lang="cs">' in page.text
+    assert "Herna" in page.text and "Moje hry" in page.text and "Odhlásit se" in page.text
+
+
+@pytest.mark.django_db
+def test_the_language_choice_is_remembered():
+    client = Client()
+    answer = client.post("/i18n/setlang/", {"language": "cs", "next": "/signup/"})
+    assert answer.status_code == 302 and answer["Location"] == "/signup/"
+    page = client.get("/signup/").text
+    assert '<html lang="cs">' in page and "Zaregistrovat se" in page and "Registrace" in page
+
+
+@pytest.mark.django_db
+def test_anonymous_header_offers_log_in_and_sign_up():
+    page = Client().get("/").text
+    assert "Log in" in page and "Sign up" in page and "Log out" not in page
+
+
+# The lobby
+
+
+@pytest.mark.django_db
+def test_the_lobby_lists_open_running_and_finished_games():
+    eva, jan = logged_in("eva"), logged_in("jan")
+    waiting = new_game(eva, 3, duel_coin=True, block_window_s=3600, turn_deadline_s=86400)
+    join(eva, waiting, 0)
+    running = new_game(jan, 2)
+    join(jan, running, 0), join(eva, running, 1)
+    finished = bot_game(eva)
+    play_to_end(eva, finished)
+
+    page = Client().get("/").text
+    assert game_ids(page, "open-games") == [waiting]
+    assert game_ids(page, "running-games") == [running]
+    assert game_ids(page, "finished-games") == [finished]
+    row = page[page.index(f'data-game="{waiting}"') :]
+    assert "1 of 3 seats taken" in row and "2 free" in row and "created by eva" in row
+    assert "Correspondence" in row and "duels with a coin" in row
+    assert f'href="/games/{running}/"' in page  # watch
+    last_seq = eva.get(f"/api/games/{finished}/").json()["seq"]
+    assert f'href="/games/{finished}/replay/?at={last_seq}"' in page
+
+
+@pytest.mark.django_db
+def test_finished_games_filter_by_player_and_variant():
+    eva, jan = logged_in("eva"), logged_in("jan")
+    evas, jans = bot_game(eva), bot_game(jan)
+    play_to_end(eva, evas), play_to_end(jan, jans)
+    client = Client()
+    assert game_ids(client.get("/").text, "finished-games") == [jans, evas]
+    assert game_ids(client.get("/?player=eva").text, "finished-games") == [evas]
+    assert game_ids(client.get("/?player=JAN&variant=standard").text, "finished-games") == [jans]
+    assert game_ids(client.get("/?variant=pairs").text, "finished-games") == []
+    assert 'name="player" value="eva"' in client.get("/?player=eva").text
+
+
+@pytest.mark.django_db
+def test_the_create_form_is_only_for_logged_in_players():
+    new_game(logged_in("jan"), 2)
+    anonymous = Client().get("/").text
+    assert 'id="create-game"' not in anonymous and "data-join=" not in anonymous
+    page = logged_in("eva").get("/").text
+    assert 'id="create-game"' in page and "data-join=" in page
+    for hook in ('name="seats"', 'name="variant"', 'name="bots"', 'name="duel_coin"',
+                 'name="pace" value="live"', 'name="pace" value="correspondence"',
+                 'name="pace" value="custom"', 'name="block_window_s"', 'name="turn_deadline_s"',
+                 'name="sit"', 'role="alert"', "frontend/lobby.js"):  # fmt: skip
+        assert hook in page, hook
+
+
+@pytest.mark.django_db
+def test_a_seated_player_sees_no_join_button_on_his_own_open_game():
+    eva = logged_in("eva")
+    gid = new_game(eva, 3)
+    join(eva, gid)
+    page = eva.get("/").text
+    assert f'data-join="{gid}"' not in page and "You sit here" in page
+    assert f'data-join="{gid}"' in logged_in("jan").get("/").text
+
+
+@pytest.mark.django_db
+def test_the_lobby_in_czech():
+    page = logged_in("eva", **CS).get("/").text
+    for text in ("Otevřené hry", "Rozehrané hry", "Dohrané hry", "Založit hru"):
+        assert text in page, text
+
+
+# My games
+
+
+@pytest.mark.django_db
+def test_my_games_needs_a_login():
+    answer = Client().get("/me/")
+    assert answer.status_code == 302 and answer["Location"] == "/login/?next=/me/"
+
+
+@pytest.mark.django_db
+def test_my_games_lists_the_games_waiting_for_me_first():
+    eva, jan = logged_in("eva"), logged_in("jan")
+    lobby_game = new_game(eva, 3)
+    join(eva, lobby_game)
+    games = []
+    for _ in range(2):  # two running games with eva and jan; the first roll picks the Kostič
+        gid = new_game(jan, 2)
+        join(jan, gid, 0), join(eva, gid, 1)
+        games.append(gid)
+    views = {gid: eva.get(f"/api/games/{gid}/").json() for gid in games}
+    mine = [gid for gid in games if views[gid]["you"] in views[gid]["awaiting"]]
+    theirs = [gid for gid in games if gid not in mine]
+
+    page = eva.get("/me/").text
+    listed = game_ids(page, "my-games")
+    assert sorted(listed) == sorted([lobby_game, *games])
+    assert listed[: len(mine)] == sorted(mine, key=lambda g: views[g]["deadline"])
+    assert listed[-1] == lobby_game
+    for gid in mine:
+        assert f'data-game="{gid}" data-waiting="1"' in page
+    for gid in [*theirs, lobby_game]:
+        assert f'data-game="{gid}" data-waiting="0"' in page
+    assert f"<title>({len(mine)}) Sejmi je</title>" in page if mine else "<title>Sejmi je" in page
+    assert "data-deadline=" in page and "frontend/me.js" in page
+    if theirs:
+        row = page[page.index(f'data-game="{theirs[0]}"') :]
+        assert "Waiting for jan" in row
+
+
+@pytest.mark.django_db
+def test_my_games_title_counts_waiting_games():
+    eva = logged_in("eva")
+    gid = bot_game(eva)  # the bot never keeps eva waiting: she acts or it acts at once
+    from games import deadlines
+
+    while deadlines.sweep():
+        pass
+    view = eva.get(f"/api/games/{gid}/").json()
+    page = eva.get("/me/").text
+    waits = view["status"] == "active" and view["you"] in view["awaiting"]
+    assert waits, view
+    assert "<title>(1) Sejmi je</title>" in page and "1 game is waiting for you." in page
+    cs = eva.get("/me/", **CS).text
+    assert "1 hra na vás čeká." in cs and "Jste na tahu" in cs
+
+
+@pytest.mark.django_db
+def test_a_join_through_the_api_is_what_the_lobby_button_does():
+    eva, jan = logged_in("eva"), logged_in("jan")
+    gid = new_game(eva, 2)
+    answer = api(jan, f"/api/games/{gid}/join/")
+    assert answer.status_code == 200 and answer.json()["you"] == 0
+    assert gid in game_ids(jan.get("/me/").text, "my-games")
