@@ -15,7 +15,7 @@ from tests.browser.ui import seat_lives
 def test_newcomer_signs_up_and_plays_a_bot_game_to_the_end(live, open_page):
     page = open_page("newcomer")
     page.goto("/")
-    page.get_by_role("link", name="Sign up", exact=True).click()
+    page.locator("header").get_by_role("link", name="Sign up", exact=True).click()
     page.wait_for_url("**/signup/")
     name = f"newcomer{os.getpid() % 100000}"
     page.fill("[name=username]", name)
