@@ -1,11 +1,84 @@
-"""The table and the replay viewer pages (owned by the table work)."""
+"""The table and the replay viewer pages. The server renders only the frame: the game's id,
+its deck's catalogue, the caller's seat and what he saw last time; table.js and replay.js draw
+the game from the public API alone (issue 8)."""
 
-from django.http import HttpResponse
+from __future__ import annotations
+
+from django.shortcuts import render
+from django.utils.translation import get_language
+from django.views.decorators.csrf import ensure_csrf_cookie
+
+from frontend.visits import record_visit
+from games import selectors
+from games.engine import Deck
+from games.errors import ApiError
+
+# The frame's few words; everything the game says comes from i18n.js.
+WORDS = {
+    "en": {"game": "Game", "table": "Table", "replay": "Replay", "hand": "Your hand",
+           "partner": "Your partner's hand", "log": "Game log", "to_replay": "Replay viewer",
+           "to_table": "Back to the table", "needs_js": "The table needs JavaScript.",
+           "missing": "There is no such game.", "lobby": "Back to the lobby"},
+    "cs": {"game": "Hra", "table": "Stůl", "replay": "Záznam", "hand": "Tvoje karty",
+           "partner": "Karty tvého parťáka", "log": "Průběh hry", "to_replay": "Záznam hry",
+           "to_table": "Zpět ke stolu", "needs_js": "Stůl potřebuje JavaScript.",
+           "missing": "Taková hra neexistuje.", "lobby": "Zpět do herny"},
+}  # fmt: skip
 
 
+def words() -> dict[str, str]:
+    return WORDS["cs" if (get_language() or "").startswith("cs") else "en"]
+
+
+def catalog(deck: Deck) -> dict[str, list[dict[str, str]]]:
+    """Card id -> its two effects (colour and effect id), for drawing cards and the log."""
+    return {
+        card.id: [{"colour": e.colour, "kind": e.kind} for e in card.effects]
+        for card in deck.cards
+    }
+
+
+def _missing(request, game_id: int):
+    context = {"game_id": game_id, "words": words()}
+    return render(request, "frontend/game_missing.html", context, status=404)
+
+
+@ensure_csrf_cookie
 def table(request, game_id: int):
-    return HttpResponse("table")
+    try:
+        proj, state = selectors.current(game_id)
+    except ApiError:
+        return _missing(request, game_id)
+    since = record_visit(user=request.user, game_id=game_id, seq=proj.seq)
+    context = {
+        "game_id": game_id,
+        "seat": selectors.seat_of(state, request.user),
+        "since": since,
+        "catalog": catalog(state.deck),
+        "words": words(),
+    }
+    return render(request, "frontend/table.html", context)
 
 
+@ensure_csrf_cookie
 def replay(request, game_id: int):
-    return HttpResponse("replay")
+    try:
+        proj, state = selectors.current(game_id)
+    except ApiError:
+        return _missing(request, game_id)
+    context = {
+        "game_id": game_id,
+        "at": _at(request.GET.get("at"), proj.seq),
+        "last": proj.seq,
+        "catalog": catalog(state.deck),
+        "words": words(),
+    }
+    return render(request, "frontend/replay.html", context)
+
+
+def _at(raw: str | None, last: int) -> int:
+    """The seq asked for, kept within 1..last; the end when missing or not a number."""
+    try:
+        return min(max(int(raw or last), 1), last)
+    except ValueError:
+        return last

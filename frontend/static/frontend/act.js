@@ -1,0 +1,258 @@
+// Acting, guided by view.legal alone: every button this draws sends (or leads to) a body that
+// is in `legal`, so the page cannot send an illegal command. The prompt (#prompt) is an inline
+// panel; focus moves to it when a new decision is asked.
+
+import { cardElement, effectText } from "./cards.js";
+import { t } from "./i18n.js";
+import { el } from "./render.js";
+
+const $ = (root, sel) => root.querySelector(sel);
+
+function button(text, data = {}, className = "") {
+  const b = el("button", className, text);
+  b.type = "button";
+  Object.entries(data).forEach(([k, v]) => { b.dataset[k] = String(v); });
+  return b;
+}
+
+export class Actor {
+  /** `send(body)` posts a command (without expected_seq); returns a promise. */
+  constructor(root, catalog, send) {
+    Object.assign(this, { root, catalog, send });
+    this.sel = {}; // the play being built: {card, effect, scope, target}; handoff: {card, to}
+    this.decision = ""; // what the current prompt asks, to move focus only when it changes
+    this.busy = false;
+  }
+
+  /** Draw the prompt and the target buttons for `view` (after render.js drew the table). */
+  draw(view, names) {
+    this.view = view;
+    this.names = names;
+    const legal = view.legal ?? [];
+    this.keepSelection(legal);
+    this.root.querySelectorAll("#seats [data-target]").forEach((b) => b.remove());
+    this.root.querySelectorAll("#seats .targetable").forEach((s) => s.classList.remove("targetable"));
+    const prompt = $(this.root, "#prompt");
+    const parts = legal.length ? this.parts(view, legal) : this.waiting(view);
+    prompt.hidden = parts.length === 0;
+    prompt.replaceChildren(...parts);
+    prompt.classList.toggle("busy", this.busy);
+    this.wireHand(view, legal);
+    const decision = legal.length ? `${view.phase}:${view.turn}:${view.pending?.resolving ?? ""}:${view.pending?.handoff ?? ""}` : "";
+    if (decision && decision !== this.decision) prompt.focus({ preventScroll: false });
+    this.decision = decision;
+  }
+
+  parts(view, legal) {
+    const phase = view.phase;
+    if (phase === "play") return this.playParts(legal);
+    if (phase === "block") return this.blockParts(view, legal);
+    if (phase === "choose_neighbor") return this.neighborParts(view, legal);
+    if (phase === "bet") return this.betParts(view, legal);
+    if (phase === "handoff") return this.handoffParts(legal);
+    return [];
+  }
+
+  waiting(view) {
+    const passed = view.phase === "block" && view.awaiting.includes(view.you);
+    return passed ? [el("p", "", t("passed"))] : [];
+  }
+
+  /** Drop the selection parts that `legal` no longer allows (the view moved on). */
+  keepSelection(legal) {
+    const s = this.sel;
+    const plays = legal.filter((c) => c.type === "play");
+    if (s.card && !plays.some((c) => c.card === s.card)) this.sel = {};
+    if (s.handoffCard && !legal.some((c) => c.type === "handoff" && c.card === s.handoffCard)) this.sel = {};
+  }
+
+  plays(filter = {}) {
+    return this.view.legal.filter((c) => c.type === "play"
+      && Object.entries(filter).every(([k, v]) => v === undefined || c[k] === v));
+  }
+
+  go(change) {
+    Object.assign(this.sel, change);
+    this.draw(this.view, this.names);
+    const q = (sel) => $(this.root, sel);
+    const picking = this.sel.scope === "one" && this.sel.target === undefined;
+    const next = q('#prompt [data-command="play"], #prompt [data-command="handoff"]')
+      ?? (picking ? q("#seats [data-target]") : null)
+      ?? q("#prompt .choices:last-of-type button:not([disabled])")
+      ?? q("#prompt button:not([disabled])");
+    next?.focus();
+  }
+
+  playParts() {
+    const s = this.sel;
+    if (!s.card) return [el("p", "prompt-title", t("pick_card"))];
+    const out = [el("p", "prompt-title", t("pick_effect", { card: s.card }))];
+    const effects = el("div", "choices");
+    this.catalog[s.card].forEach((effect, index) => {
+      const b = button(effectText(effect), { effect: index }, `effect-choice colour-${effect.colour}`);
+      const ok = this.plays({ card: s.card, effect: index }).length > 0;
+      b.disabled = !ok;
+      if (!ok) b.append(el("span", "why", ` (${t("not_playable")})`));
+      b.setAttribute("aria-pressed", String(s.effect === index));
+      b.addEventListener("click", () => this.go({ effect: index, scope: undefined, target: undefined }));
+      effects.append(b);
+    });
+    out.push(effects, button(t("back"), { back: 1 }, "secondary"));
+    out.at(-1).addEventListener("click", () => { this.sel = {}; this.draw(this.view, this.names); this.focusHand(); });
+    if (s.effect === undefined) return out;
+    const scopes = [...new Set(this.plays({ card: s.card, effect: s.effect }).map((c) => c.scope))];
+    if (scopes.length > 1) {
+      const row = el("div", "choices");
+      row.append(el("span", "choice-label", t("pick_scope")));
+      scopes.forEach((scope) => {
+        const b = button(t(`scope_${scope}`), { scope });
+        b.setAttribute("aria-pressed", String(s.scope === scope));
+        b.addEventListener("click", () => this.go({ scope, target: undefined }));
+        row.append(b);
+      });
+      out.splice(-1, 0, row);
+    } else if (s.scope === undefined) s.scope = scopes[0];
+    if (s.scope === undefined) return out;
+    if (s.scope === "one") this.targetButtons();
+    if (s.scope === "one" && s.target === undefined) {
+      out.splice(-1, 0, el("p", "", t("pick_target")));
+      return out;
+    }
+    const body = this.plays({ card: s.card, effect: s.effect, scope: s.scope, target: s.scope === "one" ? s.target : null })[0];
+    if (!body) return out;
+    const effect = effectText(this.catalog[s.card][s.effect]);
+    const key = s.scope === "all" ? "play_summary_all" : "play_summary_one";
+    const confirm = button(t("play"), { command: "play" }, "primary");
+    confirm.addEventListener("click", () => this.submit(body));
+    out.splice(-1, 0, el("p", "summary", t(key, { card: s.card, effect, target: this.names[s.target] })), confirm);
+    return out;
+  }
+
+  /** A button at each legal target's seat (R3, R9, R12 are already in `legal`). */
+  targetButtons() {
+    const s = this.sel;
+    this.plays({ card: s.card, effect: s.effect, scope: "one" }).forEach((c) => {
+      const seat = $(this.root, `#seats [data-seat="${c.target}"]`);
+      const b = button(t("target", { who: this.names[c.target] }), { target: c.target }, "target");
+      b.setAttribute("aria-pressed", String(s.target === c.target));
+      b.addEventListener("click", () => this.go({ target: c.target }));
+      seat?.append(b);
+      seat?.classList.add("targetable");
+    });
+  }
+
+  blockParts(view, legal) {
+    const p = view.pending;
+    const effect = effectText({ colour: p.colour, kind: p.kind });
+    const out = [el("p", "prompt-title", t("block_ask", { who: this.names[p.seat], card: p.card, effect }))];
+    const row = el("div", "choices");
+    legal.filter((c) => c.type === "block").forEach((c) => {
+      const b = button(t("block_with", { card: c.card }), { command: "block", card: c.card });
+      b.addEventListener("click", () => this.submit(c));
+      row.append(b);
+    });
+    if (!legal.some((c) => c.type === "block")) out.push(el("p", "", t("no_block")));
+    const pass = button(t("pass"), { command: "pass" });
+    pass.addEventListener("click", () => this.submit({ type: "pass" }));
+    row.append(pass);
+    out.push(row);
+    return out;
+  }
+
+  neighborParts(view, legal) {
+    const p = view.pending;
+    const effect = effectText({ colour: p.colour, kind: p.kind });
+    const row = el("div", "choices");
+    legal.forEach((c) => {
+      const b = button(t("neighbor", { who: this.names[c.neighbor] }), { command: "choose_neighbor", neighbor: c.neighbor });
+      b.addEventListener("click", () => this.submit(c));
+      row.append(b);
+    });
+    return [el("p", "prompt-title", t("pick_neighbor", { effect })), row];
+  }
+
+  betParts(view, legal) {
+    const duel = view.pending?.duel;
+    const other = duel ? duel.seats.find((s) => s !== view.you) : null;
+    const coin = legal.some((c) => c.kind === "coin");
+    const row = el("div", "choices");
+    legal.forEach((c) => {
+      const b = button(t(`bet_${c.kind}_${c.value}`), { command: "bet", kind: c.kind, value: c.value });
+      b.addEventListener("click", () => this.submit(c));
+      row.append(b);
+    });
+    return [el("p", "prompt-title", t(coin ? "bet_ask_coin" : "bet_ask", { who: this.names[other] ?? "" })), row];
+  }
+
+  handoffParts(legal) {
+    const s = this.sel;
+    const out = [el("p", "prompt-title", t("handoff_ask"))];
+    const cardsRow = el("div", "choices cards-choice");
+    [...new Set(legal.filter((c) => c.card).map((c) => c.card))].forEach((id) => {
+      const b = button("", { handoffCard: id }, "handoff-card");
+      const face = cardElement(this.catalog, id, { tag: "span" });
+      delete face.dataset.card; // a reference to a card of the hand, which shows it already
+      b.append(el("span", "visually-hidden", t("handoff_card", { card: id })), face);
+      b.setAttribute("aria-pressed", String(s.handoffCard === id));
+      b.addEventListener("click", () => this.go({ handoffCard: id, handoffTo: undefined }));
+      cardsRow.append(b);
+    });
+    out.push(cardsRow);
+    if (s.handoffCard) {
+      const row = el("div", "choices");
+      legal.filter((c) => c.card === s.handoffCard).forEach((c) => {
+        const b = button(t("handoff_to", { who: this.names[c.to] }), { handoffTo: c.to });
+        b.setAttribute("aria-pressed", String(s.handoffTo === c.to));
+        b.addEventListener("click", () => this.go({ handoffTo: c.to }));
+        row.append(b);
+      });
+      out.push(row);
+    }
+    const body = legal.find((c) => c.card === s.handoffCard && c.to === s.handoffTo && c.card);
+    const last = el("div", "choices");
+    if (body) {
+      const b = button(t("handoff"), { command: "handoff" }, "primary");
+      b.setAttribute("aria-describedby", "handoff-summary");
+      b.addEventListener("click", () => this.submit(body));
+      const summary = el("p", "summary", t("handoff_confirm", { card: body.card, who: this.names[body.to] }));
+      summary.id = "handoff-summary";
+      out.push(summary);
+      last.append(b);
+    }
+    const decline = button(t("decline"), { command: "decline" });
+    decline.addEventListener("click", () => this.submit({ type: "handoff", card: null, to: null }));
+    last.append(decline);
+    out.push(last);
+    return out;
+  }
+
+  /** Hand cards pick the card to play; those no legal play uses stay disabled. */
+  wireHand(view, legal) {
+    const playing = view.phase === "play" && legal.some((c) => c.type === "play");
+    this.root.querySelectorAll("#hand button[data-card]").forEach((b) => {
+      const id = b.dataset.card;
+      const ok = playing && legal.some((c) => c.type === "play" && c.card === id);
+      b.disabled = !ok || this.busy;
+      b.classList.toggle("unplayable", playing && !ok);
+      b.setAttribute("aria-pressed", String(this.sel.card === id));
+      b.onclick = ok ? () => this.go({ card: id, effect: undefined, scope: undefined, target: undefined }) : null;
+    });
+  }
+
+  focusHand() {
+    $(this.root, "#hand button:not([disabled])")?.focus();
+  }
+
+  async submit(body) {
+    if (this.busy) return;
+    this.busy = true;
+    $(this.root, "#prompt")?.querySelectorAll("button").forEach((b) => { b.disabled = true; });
+    try {
+      await this.send(body);
+      this.sel = {};
+    } finally {
+      this.busy = false;
+      if (this.view) this.draw(this.view, this.names);
+    }
+  }
+}

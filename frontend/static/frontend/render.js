@@ -1,0 +1,237 @@
+// Draws one view (API.md "View") into the table: seats, piles, countdown, deadline, the pending
+// play, my hand, my partner's hand, the winners and, after the end, every hand (R23).
+// Pure drawing: acting (act.js) and the log (log.js) add to what this draws.
+
+import { cardElement, cardRef, effectText } from "./cards.js";
+import { count, t, tNodes } from "./i18n.js";
+
+const $ = (root, sel) => root.querySelector(sel);
+
+export function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** Seat names as shown: the username, "seat N" when free; a shared name (every bot is "bot")
+ * gets its seat number, as the transcript writes it. */
+export function displayNames(players) {
+  const raw = players.map((p) => p.username ?? t("seat_name", { seat: p.seat }));
+  return raw.map((name, seat) => (raw.filter((x) => x === name).length > 1 ? `${name}#${seat}` : name));
+}
+
+/** A die face drawn with CSS pips; `value` 0 draws an empty (eliminated) die. */
+export function die(value, label) {
+  const face = el("span", "die");
+  face.setAttribute("role", "img");
+  face.setAttribute("aria-label", label);
+  for (let i = 0; i < 9; i += 1) face.append(el("i"));
+  return face;
+}
+
+function seatElement(view, p, ui) {
+  const li = el("li", "seat");
+  li.dataset.seat = String(p.seat);
+  const awaited = view.awaiting.includes(p.seat);
+  const won = (view.winners ?? []).includes(p.seat);
+  li.classList.toggle("kostic", view.kostic === p.seat);
+  li.classList.toggle("awaited", awaited);
+  li.classList.toggle("eliminated", p.eliminated);
+  li.classList.toggle("mine", view.you === p.seat);
+  li.classList.toggle("won", won);
+  const name = el("span", "seat-name", ui.names[p.seat]);
+  const lives = die(p.lives, count("lives", p.lives));
+  lives.dataset.lives = String(p.lives);
+  const hand = el("span", "hand-count", count("cards", p.hand_count));
+  const marks = el("span", "marks");
+  const mark = (cls, text) => marks.append(el("span", `mark ${cls}`, text));
+  if (view.you === p.seat) mark("mark-you", t("you"));
+  if (view.kostic === p.seat) mark("mark-kostic", t("kostic"));
+  if (awaited && view.phase) mark("mark-await", `▶ ${t(`await_${view.phase}`)}`);
+  if (p.bot) mark("mark-bot", t("bot"));
+  if (p.team !== null && p.team !== undefined) mark(`mark-team team-${p.team}`, t("pair", { team: p.team + 1 }));
+  if (p.eliminated) mark("mark-out", `✕ ${t("out")}`);
+  if (won) mark("mark-won", `★ ${t("winner")}`);
+  if (p.username === null) li.classList.add("free");
+  li.append(name, lives, hand, marks);
+  return li;
+}
+
+/** Seats around an oval, "me" (or seat 0 for a spectator) at the bottom. */
+function placeSeats(list, view) {
+  const n = view.players.length;
+  const base = view.you ?? 0;
+  list.dataset.count = String(n);
+  [...list.children].forEach((li, seat) => {
+    const angle = Math.PI / 2 + (((seat - base + n) % n) * 2 * Math.PI) / n;
+    li.style.setProperty("--x", `${(50 + 41 * Math.cos(angle)).toFixed(1)}%`);
+    li.style.setProperty("--y", `${(50 + 40 * Math.sin(angle)).toFixed(1)}%`);
+  });
+}
+
+function renderSeats(root, view, ui) {
+  const list = $(root, "#seats");
+  list.replaceChildren(...view.players.map((p) => seatElement(view, p, ui)));
+  placeSeats(list, view);
+}
+
+function renderPiles(root, view, ui) {
+  const draw = $(root, "#draw");
+  draw.replaceChildren(el("span", "pile-label", t("draw_pile")),
+    el("span", "card back", ""), el("span", "pile-count", count("cards", view.draw_count)));
+  draw.setAttribute("aria-label", `${t("draw_pile")}: ${count("cards", view.draw_count)}`);
+  const discard = $(root, "#discard");
+  const top = view.discard.at(-1);
+  discard.setAttribute("aria-label", `${t("discard_pile")}: ${count("cards", view.discard.length)}`
+    + (top ? `, ${t("top_card", { card: top })}` : ""));
+  const stack = el("ol", "stack");
+  view.discard.forEach((id, i) => {
+    const last = i === view.discard.length - 1;
+    const card = cardElement(ui.catalog, id, { tag: "li", mini: !last });
+    if (ui.blocked.has(id)) card.classList.add("blocked");
+    card.style.setProperty("--i", String(Math.min(view.discard.length - 1 - i, 6)));
+    stack.append(card);
+  });
+  discard.replaceChildren(el("span", "pile-label", t("discard_pile")), stack,
+    el("span", "pile-count", view.discard.length ? count("cards", view.discard.length) : t("empty")));
+  const under = view.discard.at(-2); // R25: a blocked play lies just under its blocking card
+  if (under && ui.blocked.has(under)) {
+    const note = el("span", "pile-note");
+    note.append(el("s", "", under), ` ${t("blocked")}`);
+    discard.append(note);
+  }
+  const countdown = $(root, "#countdown");
+  countdown.hidden = view.countdown === null;
+  if (view.countdown !== null) {
+    const label = view.countdown > 1 ? t("countdown_left", { n: view.countdown }) : t("countdown_last");
+    const face = die(view.countdown, label);
+    face.dataset.lives = String(view.countdown);
+    const left = view.countdown > 1 ? t("turns_left", { n: view.countdown }) : t("last_turn");
+    countdown.replaceChildren(el("span", "pile-label", t("countdown")), face, el("span", "pile-count", left));
+  }
+}
+
+/** "2 d 3 h", "1 h 05 min", "4:07": the time left until `iso`. */
+export function timeLeft(iso, now = Date.now()) {
+  const s = Math.max(0, Math.round((Date.parse(iso) - now) / 1000));
+  if (s >= 86400) return `${Math.floor(s / 86400)} d ${Math.floor((s % 86400) / 3600)} h`;
+  if (s >= 3600) return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")} min`;
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+/** Refresh the live countdown of `#deadline` (called every second by table.js). */
+export function tickDeadline(root) {
+  const box = $(root, "#deadline");
+  if (!box || box.hidden) return;
+  const iso = box.dataset.deadline;
+  const over = Date.parse(iso) <= Date.now();
+  const time = el("time", "", over ? t("overdue") : t("deadline", { time: timeLeft(iso) }));
+  time.dateTime = iso;
+  box.classList.toggle("overdue", over);
+  box.replaceChildren(time);
+}
+
+function renderDeadline(root, view) {
+  const box = $(root, "#deadline");
+  if (!box) return;
+  box.hidden = !view.deadline || view.status !== "active";
+  if (box.hidden) return;
+  box.dataset.deadline = view.deadline;
+  tickDeadline(root);
+}
+
+function renderPending(root, view, ui) {
+  const box = $(root, "#pending");
+  const p = view.pending;
+  box.hidden = !p;
+  if (!p) return box.replaceChildren();
+  const name = (seat) => ui.names[seat];
+  const effect = effectText({ colour: p.colour, kind: p.kind });
+  const line = el("p", "pending-line");
+  const fields = { who: name(p.seat), card: cardRef(p.card), effect, target: name(p.target) };
+  line.append(tNodes(p.scope === "all" ? "pending_all" : "pending_one", fields));
+  const card = cardElement(ui.catalog, p.card);
+  card.querySelector(`[data-effect-index="${p.effect}"]`)?.classList.add("chosen");
+  const notes = el("ul", "pending-notes");
+  const note = (text) => notes.append(el("li", "", text));
+  if (view.phase === "block") note(t("block_open"));
+  if (p.resolving !== null && p.resolving !== undefined) note(t("resolving", { who: name(p.resolving) }));
+  if (p.duel) {
+    note(t("duel_state", { a: name(p.duel.seats[0]), b: name(p.duel.seats[1]) }));
+    if (p.duel.bet) note(t("duel_bet", { who: name(p.duel.bettor), value: t(`bet_${p.duel.bet[1]}`) }));
+    else note(t("duel_bettor", { who: name(p.duel.bettor) }));
+  }
+  if (p.handoff !== undefined && p.handoff !== null) note(t("handoff_state", { who: name(p.handoff) }));
+  const text = el("div", "pending-text");
+  text.append(line, notes);
+  box.replaceChildren(card, text);
+}
+
+function renderHand(list, ids, ui, tag) {
+  if (!list) return;
+  if (!ids.length) return list.replaceChildren(el("li", "no-cards", t("no_cards")));
+  list.replaceChildren(...ids.map((id) => {
+    const li = el("li");
+    li.append(cardElement(ui.catalog, id, { tag }));
+    return li;
+  }));
+}
+
+function renderWinners(root, view, ui) {
+  const box = $(root, "#winners");
+  const winners = view.winners ?? [];
+  box.hidden = winners.length === 0;
+  if (!winners.length) return box.replaceChildren();
+  const names = winners.map((seat) => ui.names[seat]).join(", ");
+  const text = t(winners.length > 1 ? "winners_many" : "winners_one", { names });
+  box.replaceChildren(el("strong", "", `★ ${text} ★`));
+  if (winners.includes(view.you)) box.append(" ", el("span", "you-win", t("you_win")));
+}
+
+function renderAllHands(root, view, ui) {
+  const box = $(root, "#hands");
+  box.hidden = !view.hands;
+  if (!view.hands) return box.replaceChildren();
+  const rows = view.hands.map((hand, seat) => {
+    const row = el("div", "revealed");
+    row.dataset.handOf = String(seat);
+    const list = el("ul", "hand small");
+    renderHand(list, hand, ui, "div");
+    row.append(el("h3", "", ui.names[seat]), list);
+    return row;
+  });
+  box.replaceChildren(el("h2", "", t("hands_title")), ...rows);
+}
+
+function renderStatus(root, view, ui) {
+  const box = $(root, "#status");
+  const variant = t(`variant_${view.variant}`);
+  const taken = view.players.filter((p) => p.username !== null).length;
+  let text = t(`status_${view.status}`, { turn: view.turn, variant, taken, seats: view.players.length });
+  if (view.status === "active" && view.awaiting.length) {
+    const names = view.awaiting.map((seat) => ui.names[seat]).join(", ");
+    text += ` · ${view.awaiting.includes(view.you) && view.legal.length ? t("your_decision") : t("waiting_for", { names })}`;
+  }
+  if (view.rigged) text += ` · ${t("rigged")}`;
+  box.textContent = text;
+}
+
+/** Draw `view` into `root` (#table or #replay); `ui` holds catalog, names and blocked cards. */
+export function renderView(root, view, ui) {
+  ui.names = displayNames(view.players);
+  renderStatus(root, view, ui);
+  renderSeats(root, view, ui);
+  renderPiles(root, view, ui);
+  renderDeadline(root, view);
+  renderPending(root, view, ui);
+  renderHand($(root, "#hand"), view.hand ?? [], ui, ui.replay ? "div" : "button");
+  const handArea = $(root, "#hand-area");
+  if (handArea && ui.replay) handArea.hidden = !(view.hand ?? []).length || Boolean(view.hands);
+  const partner = $(root, "#partner");
+  if (partner) partner.hidden = !view.partner_hand;
+  renderHand($(root, "#partner-hand"), view.partner_hand ?? [], ui, "div");
+  renderWinners(root, view, ui);
+  renderAllHands(root, view, ui);
+  root.dataset.seq = String(view.seq);
+}

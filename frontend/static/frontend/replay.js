@@ -1,0 +1,172 @@
+// The replay viewer (/games/{id}/replay/?at=): a scrubber over every event, back and forward
+// (buttons and arrow keys), play and pause at a chosen speed, the markers as jumps. Views come
+// from GET /api/games/{id}/replay/?at= and are cached; the rest are fetched ahead, nearest first,
+// so scrubbing is instant after the first load. The URL follows the position.
+
+import { t } from "./i18n.js";
+import { LogBook } from "./log.js";
+import { api } from "./net.js";
+import { displayNames, el, renderView } from "./render.js";
+
+const root = document.getElementById("replay");
+const gameId = root.dataset.game;
+const last = Number(root.dataset.last);
+const catalog = JSON.parse(document.getElementById("catalog").textContent);
+const logList = root.querySelector("#log");
+const log = new LogBook(logList, catalog);
+const ui = { catalog, names: [], blocked: new Set(), replay: true };
+const cache = new Map(); // seq -> view
+const SPEEDS = [0.5, 1, 2, 4, 8];
+const STEP_MS = 800; // one event per 0.8 s at 1×
+let at = Number(root.dataset.at);
+let shownUpTo = last; // log lines after this are hidden
+let timer = null;
+
+function button(text, name) {
+  const b = el("button", "", text);
+  b.type = "button";
+  b.dataset.control = name;
+  return b;
+}
+
+const scrubber = Object.assign(el("input"), { type: "range", id: "scrubber", min: "1", max: String(last), value: String(at) });
+scrubber.setAttribute("aria-label", t("r_scrubber"));
+const back = button(t("r_back"), "back");
+const playPause = button(t("r_play"), "play");
+const forward = button(t("r_forward"), "forward");
+const position = el("span", "position");
+const speed = el("select");
+speed.id = "speed";
+SPEEDS.forEach((s) => speed.append(Object.assign(el("option", "", `${s}×`), { value: String(s), selected: s === 1 })));
+const speedLabel = el("label", "", `${t("r_speed")} `);
+speedLabel.append(speed);
+const now = el("p", "now");
+now.setAttribute("aria-live", "polite");
+root.querySelector("#controls").append(scrubber, back, playPause, forward, position, speedLabel,
+  el("span", "visually-hidden", t("r_keys")));
+root.querySelector("#controls").after(now);
+
+async function fetchView(seq) {
+  if (!cache.has(seq)) cache.set(seq, api(`/api/games/${gameId}/replay/?at=${seq}`));
+  try {
+    const view = await cache.get(seq);
+    cache.set(seq, view);
+    return view;
+  } catch (error) {
+    cache.delete(seq);
+    throw error;
+  }
+}
+
+/** Hide the log lines after `seq` and mark the line of `seq` (only the lines that change). */
+function showLogUpTo(seq) {
+  const [from, to] = seq < shownUpTo ? [seq + 1, shownUpTo] : [shownUpTo + 1, seq];
+  for (let s = from; s <= to; s += 1) {
+    const item = logList.querySelector(`[data-log-seq="${s}"]`);
+    if (item) item.hidden = s > seq;
+  }
+  shownUpTo = seq;
+  logList.querySelector('[aria-current="step"]')?.removeAttribute("aria-current");
+  const current = logList.querySelector(`[data-log-seq="${seq}"]`);
+  if (current) {
+    current.setAttribute("aria-current", "step");
+    logList.scrollTop = current.offsetTop - logList.offsetTop - logList.clientHeight + current.offsetHeight + 8;
+    now.textContent = current.textContent;
+  }
+}
+
+async function goTo(seq) {
+  at = Math.min(Math.max(seq, 1), last);
+  scrubber.value = String(at);
+  position.textContent = t("r_position", { at, last });
+  history.replaceState(null, "", `?at=${at}`);
+  root.querySelectorAll("#markers button").forEach((b) => b.setAttribute("aria-current", String(Number(b.dataset.seq) === at)));
+  back.disabled = at <= 1;
+  forward.disabled = at >= last;
+  showLogUpTo(at);
+  const wanted = at;
+  try {
+    const cached = cache.get(at);
+    const view = cached && !(cached instanceof Promise) ? cached : await fetchView(at);
+    if (wanted !== at) return; // the user moved on while it loaded
+    ui.blocked = log.blockedAt(at);
+    renderView(root, view, ui);
+    root.querySelector("#error").textContent = "";
+  } catch (error) {
+    root.querySelector("#error").textContent = error.message;
+  }
+}
+
+function setPlaying(on) {
+  clearInterval(timer);
+  timer = null;
+  playPause.textContent = t(on ? "r_pause" : "r_play");
+  playPause.dataset.control = on ? "pause" : "play";
+  if (!on) return;
+  if (at >= last) goTo(1);
+  timer = setInterval(() => {
+    if (at >= last) return setPlaying(false);
+    goTo(at + 1);
+  }, STEP_MS / Number(speed.value));
+}
+
+scrubber.addEventListener("input", () => goTo(Number(scrubber.value)));
+back.addEventListener("click", () => goTo(at - 1));
+forward.addEventListener("click", () => goTo(at + 1));
+playPause.addEventListener("click", () => setPlaying(!timer));
+speed.addEventListener("change", () => { if (timer) setPlaying(true); });
+document.addEventListener("keydown", (e) => {
+  const inField = e.target.closest?.("input, select, textarea");
+  if (inField || e.altKey || e.ctrlKey || e.metaKey) return;
+  const moves = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 1, End: last };
+  if (!(e.key in moves)) return;
+  e.preventDefault();
+  goTo(moves[e.key]);
+});
+
+/** Fetch every other view in the background, nearest to the position first, 4 at a time. */
+async function fetchAhead() {
+  const next = () => {
+    for (let d = 1; d <= last; d += 1) {
+      for (const seq of [at + d, at - d]) if (seq >= 1 && seq <= last && !cache.has(seq)) return seq;
+    }
+    return null;
+  };
+  const worker = async () => {
+    for (let seq = next(); seq !== null; seq = next()) await fetchView(seq).catch(() => null);
+  };
+  await Promise.all([worker(), worker(), worker(), worker()]);
+}
+
+function drawMarkers(markers) {
+  const list = root.querySelector("#markers");
+  list.setAttribute("aria-label", t("r_markers"));
+  list.replaceChildren(...markers.map((m) => {
+    const li = el("li");
+    const who = m.seats.map((s) => ui.names[s] ?? log.name(s)).join(", ");
+    const b = button(`${t("m_turn", { turn: m.turn })}: ${t(`m_${m.kind}`)}${who ? ` — ${who}` : ""}`, "marker");
+    b.dataset.seq = String(m.seq);
+    b.addEventListener("click", () => goTo(m.seq));
+    li.append(b);
+    return li;
+  }));
+}
+
+async function start() {
+  try {
+    const [current, events, markers] = await Promise.all([
+      api(`/api/games/${gameId}/`), api(`/api/games/${gameId}/events/?after=0`),
+      api(`/api/games/${gameId}/markers/`),
+    ]);
+    ui.names = displayNames(current.players);
+    log.names = ui.names;
+    events.events.filter((e) => e.seq <= last).forEach((e) => log.add(e));
+    drawMarkers(markers.markers.filter((m) => m.seq <= last));
+  } catch (error) {
+    root.querySelector("#error").textContent = error.message;
+  }
+  await goTo(at);
+  fetchAhead();
+}
+
+start();

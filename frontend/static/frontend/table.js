@@ -1,0 +1,148 @@
+// The live table (/games/{id}/): the view and the log over REST, then the websocket
+// /ws/games/{id}/ (API.md, Live stream); commands over REST. Only the public API is used.
+
+import { Actor } from "./act.js";
+import { has, t } from "./i18n.js";
+import { LogBook } from "./log.js";
+import { animate, capture } from "./motion.js";
+import { api, uuid } from "./net.js";
+import { displayNames, renderView, tickDeadline } from "./render.js";
+
+const root = document.getElementById("table");
+const gameId = root.dataset.game;
+const catalog = JSON.parse(document.getElementById("catalog").textContent);
+const since = root.dataset.since === "" ? null : Number(root.dataset.since);
+const logList = root.querySelector("#log");
+const log = new LogBook(logList, catalog, { since });
+const ui = { catalog, names: [], blocked: new Set(), replay: false };
+const actor = new Actor(root, catalog, sendCommand);
+let view = null;
+
+function showError(error) {
+  const box = root.querySelector("#error");
+  if (!error) return void (box.textContent = "");
+  const key = `error_${error.code}`;
+  box.textContent = has(key) ? t(key) : t("error", { message: error.message });
+}
+
+/** Draw `next` unless an newer view is shown already. */
+function show(next) {
+  if (view && next.seq < view.seq) return;
+  const before = view ? capture(root) : null;
+  view = next;
+  ui.blocked = log.blockedAt();
+  renderView(root, view, ui);
+  log.names = ui.names;
+  actor.draw(view, ui.names);
+  animate(root, before, view, { blocked: ui.blocked, cameFrom: log.cameFrom });
+}
+
+async function sendCommand(body) {
+  showError(null);
+  try {
+    const answer = await api(`/api/games/${gameId}/commands/`, {
+      method: "POST", body: { expected_seq: view.seq, ...body }, headers: { "Idempotency-Key": uuid() },
+    });
+    show(answer.view);
+  } catch (error) {
+    showError(error);
+    if (["stale_seq", "not_your_turn", "illegal_move", "game_over"].includes(error.code)) {
+      show(await api(`/api/games/${gameId}/`).catch(() => view));
+    }
+  }
+}
+
+function addEvents(events) {
+  const list = logList;
+  const atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 40;
+  events.forEach((event) => log.add(event));
+  if (atBottom) list.scrollTop = list.scrollHeight;
+}
+
+// The websocket: events into the log (never twice: log.add skips seq <= the last shown),
+// views drawn; on a drop "Reconnecting…", back-off 0.5 s .. 10 s, then resync from the last seq.
+let socket = null;
+let backoff = 500;
+let retry = null;
+
+function setConn(key) {
+  const box = root.querySelector("#conn");
+  box.textContent = t(key);
+  box.dataset.state = key;
+}
+
+function onMessage(message) {
+  const data = JSON.parse(message.data);
+  if (data.type === "event") {
+    if (data.event.seq > log.lastSeq + 1) { // a gap: ask for everything after what is shown
+      socket.send(JSON.stringify({ type: "resync", after: log.lastSeq }));
+      return;
+    }
+    addEvents([data.event]);
+  } else if (data.type === "view") {
+    show(data.view);
+  }
+}
+
+function connect() {
+  clearTimeout(retry);
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${scheme}://${location.host}/ws/games/${gameId}/`);
+  socket = ws;
+  ws.onopen = () => {
+    backoff = 500;
+    setConn("live");
+    ws.send(JSON.stringify({ type: "resync", after: log.lastSeq }));
+  };
+  ws.onmessage = onMessage;
+  ws.onclose = (e) => {
+    if (socket !== ws || e.code === 4404) return;
+    reconnectLater();
+  };
+}
+
+function reconnectLater() {
+  setConn("reconnecting");
+  clearTimeout(retry);
+  retry = setTimeout(connect, backoff);
+  backoff = Math.min(backoff * 2, 10000);
+}
+
+/** Abandon the socket at once (going offline does not always close it) and try again. */
+function drop() {
+  const ws = socket;
+  socket = null;
+  if (ws) {
+    ws.onclose = ws.onmessage = null;
+    ws.close();
+  }
+  reconnectLater();
+}
+
+window.addEventListener("offline", drop);
+window.addEventListener("online", () => {
+  if (socket && socket.readyState <= WebSocket.OPEN) return;
+  backoff = 500;
+  connect();
+});
+
+async function start() {
+  setConn("connecting");
+  try {
+    const [first, events] = await Promise.all([
+      api(`/api/games/${gameId}/`), api(`/api/games/${gameId}/events/?after=0`),
+    ]);
+    log.names = displayNames(first.players);
+    addEvents(events.events);
+    show(first);
+  } catch (error) {
+    showError(error);
+  }
+  root.querySelector("#log-summary").textContent = log.summary();
+  const mark = root.querySelector("#log-since");
+  logList.scrollTop = mark ? mark.offsetTop - logList.offsetTop : logList.scrollHeight;
+  connect();
+  setInterval(() => tickDeadline(root), 1000);
+}
+
+start();
