@@ -96,18 +96,20 @@ def make_player(live) -> Callable[..., Player]:
 
 @pytest.fixture
 def open_page(browser, live, request):
-    """open_page(label, lang="en") → a new page in a context of its own (a person), its
-    language set both by the browser locale and by Accept-Language. Uncaught JavaScript
+    """open_page(label, lang="en", motion="no-preference") → a new page in a context of its
+    own (a person), its language set both by the browser locale and by Accept-Language,
+    `motion="reduce"` asking for reduced motion. Uncaught JavaScript
     errors fail the test; each page still open at the end is saved as a screenshot."""
     opened: list[tuple[str, object, list[str]]] = []
 
-    def open_(label: str = "page", lang: str = "en", viewport: dict | None = None):
+    def open_(label: str = "page", lang: str = "en", motion: str = "no-preference"):
         locale, accept = LANGUAGES[lang]
         context = browser.new_context(
             base_url=live.base,
             locale=locale,
             extra_http_headers={"Accept-Language": accept},
-            viewport=viewport or {"width": 1280, "height": 900},
+            viewport={"width": 1280, "height": 900},
+            reduced_motion=motion,
         )
         context.set_default_timeout(10_000)
         context.add_init_script(INIT_SCRIPT)

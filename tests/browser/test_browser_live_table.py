@@ -63,7 +63,8 @@ def test_two_browsers_play_block_and_duel_while_a_third_watches(make_player, ope
     assert set(pile(a, "#hand")) == {"C25", "C33", "C34"}
     play(a, "C25", 0, target=1)
     spectator.saw(settled(jan, gid, lambda v: v["phase"] == "block"))
-    assert pile(s, "#pending") == ["C25"], "the pending play is public (R25)"
+    pending = pile(s, "#pending")
+    assert set(pending) == {"C25"}, "the pending play is public (R25)"
 
     # A block from the other browser: only cards that can block are offered (R18), and Pass.
     b.wait_for_selector('#prompt [data-command="pass"]')
@@ -92,3 +93,4 @@ def test_two_browsers_play_block_and_duel_while_a_third_watches(make_player, ope
         assert seat_lives(page) == {0: 6, 1: 4}, "Jan missed his bet and lost 2"
     assert pile(s, "#discard") == ["C25", "C29", "C01"]
     assert not s.locator("#hand [data-card]").count()
+    assert pending == ["C25"], "the pending card is marked once (a card reference: no data-card)"

@@ -2,7 +2,10 @@
 
 A watcher script (added before the page's own) snapshots the page after every change: the
 cards marked with data-card and the card ids in text or attributes outside the public piles
-(#discard, #pending, #log), and every card id anywhere in the document, scripts included.
+(#discard, #pending, #log; a decorative copy marked aria-hidden, such as a played card flying
+to the pile, is not a card shown), and every card id anywhere in the document, scripts and
+decorations included, but for the deck's catalogue (`script#catalog`: the card list of the
+game's deck, the same for every viewer).
 While the game runs nothing may stand outside the public piles, and every id in the page must
 have been public by then (played, blocked or discarded: in the discard pile or the pending
 play of the replay at that seq). After the end the revealed hands may show too.
@@ -22,7 +25,7 @@ document.addEventListener('DOMContentLoaded', () => {
   const ID = /\\bC\\d\\d\\b/g;
   const outside = (node) => {
     const el = node.nodeType === Node.ELEMENT_NODE ? node : node.parentElement;
-    return !el || (!el.closest(PUBLIC) && !el.closest('script, style'));
+    return !el || !el.closest(`${PUBLIC}, script, style, [aria-hidden="true"]`);
   };
   let last = '';
   const snap = () => {
@@ -42,7 +45,10 @@ document.addEventListener('DOMContentLoaded', () => {
         [...n.attributes].filter(a => a.name !== 'data-card').map(a => a.value);
       for (const v of values) texts.push(...(v.match(ID) || []));
     }
-    const everywhere = [...new Set(document.documentElement.outerHTML.match(ID) || [])];
+    const catalog = document.getElementById('catalog');  // the deck's card list: no card held
+    let html = document.documentElement.outerHTML;
+    if (catalog) html = html.replace(catalog.outerHTML, '');
+    const everywhere = [...new Set(html.match(ID) || [])];
     const record = {seq: key, strays, texts, everywhere};
     const text = JSON.stringify(record);
     if (text !== last) { window.__leaks.push(record); last = text; }
@@ -61,6 +67,9 @@ def public_cards(base: str, gid: int, seqs: list[int]) -> dict[int, set[str]]:
     known: set[str] = set()
     out = {}
     for seq in sorted(set(seqs)):
+        if seq < 1:  # the page before its first view: nothing is public yet
+            out[seq] = set()
+            continue
         view = public(base, f"/api/games/{gid}/replay/", at=seq)
         known |= set(view["discard"]) | card_ids(view["pending"])
         out[seq] = set(known)
