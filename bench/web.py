@@ -90,15 +90,22 @@ def move(players: list[Player], gid: int, rnd: random.Random) -> dict | None:
     raise AssertionError(f"nobody may act in game {gid}")
 
 
-def renders(browser, base: str, state: dict, eva: Player, gid: int, loads: int) -> list[float]:
+def renders(browser, base, state, eva: Player, gid: int, loads: int) -> dict[str, list]:
+    """Cold loads of Eva's table: when the view was drawn, and on the way there when the HTML
+    had arrived and when DOMContentLoaded was done (the module scripts have run)."""
     view = eva.view(gid)
     expect = {"seq": view["seq"], "seats": len(view["players"]), "hand": len(view["hand"])}
-    times = []
+    times: dict[str, list] = {"render": [], "html": [], "dom": []}
     for _ in range(loads):
         page = new_page(browser, base, state, expect)
         page.goto(f"/games/{gid}/")
         page.wait_for_function("() => window.__bench.rendered !== undefined")
-        times.append(page.evaluate("() => window.__bench.rendered"))
+        marks = page.evaluate(
+            "() => { const n = performance.getEntriesByType('navigation')[0];"
+            " return [window.__bench.rendered, n.responseEnd, n.domContentLoadedEventEnd]; }"
+        )
+        for key, value in zip(times, marks, strict=True):
+            times[key].append(value)
         page.context.close()
     return times
 
@@ -123,7 +130,7 @@ def events(browser, base, state, players, gid, count, rnd) -> dict[str, list[flo
 def replay_steps(browser, base: str, gid: int, steps: int) -> dict[str, list[float]]:
     page = new_page(browser, base)
     page.goto(f"/games/{gid}/replay/?at=1")
-    page.wait_for_selector("#replay[data-seq]")
+    page.wait_for_selector('#replay[data-seq="1"]')  # the template's own data-seq is 0
     out: dict[str, list[float]] = {"first": [], "cached": []}
     for kind, keys in (("first", ["ArrowRight"]), ("cached", ["ArrowLeft", "ArrowRight"])):
         for key in keys:
@@ -179,7 +186,9 @@ def measure(base: str, args: argparse.Namespace) -> dict:
         sizes = page_bytes(browser, base, state, live, gid)
         browser.close()
     return {
-        "render": summary(render),
+        "render": summary(render["render"]),
+        "html": summary(render["html"]),
+        "dom": summary(render["dom"]),
         "view": summary(frames["view"]),
         "event": summary(frames["event"]),
         "step_first": summary(steps["first"]),

@@ -44,7 +44,7 @@ PROBE = """
         r.addedNodes.forEach((n) => logged(n, now));
       }
     }
-  }).observe(document.documentElement, {subtree: true, childList: true, attributes: true,
+  }).observe(document, {subtree: true, childList: true, attributes: true,
                                         attributeFilter: ['data-seq'], attributeOldValue: true});
 })();
 """
@@ -88,7 +88,7 @@ def static_bytes(page, url: str) -> dict[str, int]:
     """Uncompressed bytes of the scripts and stylesheets a fresh page loads at `url`."""
     sizes = {"script": 0, "stylesheet": 0}
     responses = []
-    page.on("response", responses.append)
+    page.on("response", lambda response: responses.append(response))
     page.goto(url, wait_until="networkidle")
     for response in responses:
         kind = response.request.resource_type

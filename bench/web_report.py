@@ -25,6 +25,8 @@ BUDGET_MS = {"render": 1000, "view": 100, "event": 100, "step_cached": 50}
 BUDGET_BYTES = 150 * 1024
 ROWS = [
     ("render", "first table render: navigation start → the view drawn (cold cache)"),
+    ("html", "… of which: navigation start → the table's HTML received"),
+    ("dom", "… of which: navigation start → DOMContentLoaded done (modules run)"),
     ("view", "websocket `view` frame → `#table[data-seq]` shows its seq"),
     ("event", "websocket `event` frame → its `#log` entry"),
     ("step_first", "replay step, first pass (key → `#replay[data-seq]`)"),
