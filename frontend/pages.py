@@ -41,8 +41,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
     wanted = filters.cleaned_data if filters.is_valid() else {}
     me = request.user.username if request.user.is_authenticated else None
     context = {
-        "open_games": [(g, me is not None and g.seat_of(me) is not None)
-                       for g in listings.open_games()],  # fmt: skip
+        "open_games": [
+            (g, me is not None and g.seat_of(me) is not None) for g in listings.open_games()
+        ],
         "running_games": listings.running_games(),
         "finished_games": listings.finished_games(
             player=wanted.get("player", "").strip(), variant=wanted.get("variant", "")

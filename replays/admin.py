@@ -81,8 +81,10 @@ class DisputeAdmin(admin.ModelAdmin):
     search_fields = ["=game__id", "opened_by__username", "reason"]
     ordering = [OPEN_FIRST, "opened_at", "id"]
     fieldsets = [
-        (_("The claim"), {"fields": ["game", "opened_by", "opened_at", "disputed_moment",
-                                     "reason"]}),  # fmt: skip
+        (
+            _("The claim"),
+            {"fields": ["game", "opened_by", "opened_at", "disputed_moment", "reason"]},
+        ),
         (_("Decision"), {"fields": [*DECISION_FIELDS, "resolved_by", "resolved_at"]}),
     ]
     base_readonly = ["game", "opened_by", "opened_at", "disputed_moment", "reason",

@@ -28,8 +28,9 @@ CHECKS = {
     "chain": gettext_lazy("Hash chain: every event is linked to the one before it"),
     "seed": gettext_lazy("Seed: matches the commitment published in the first event"),
     "rederive": gettext_lazy("Dice, coins and shuffles: each one is what the seed gives"),
-    "rules": gettext_lazy("Rules: re-playing the commands through the engine gives exactly "
-                          "these events"),  # fmt: skip
+    "rules": gettext_lazy(
+        "Rules: re-playing the commands through the engine gives exactly these events"
+    ),
     "replay": gettext_lazy("Stored game: equal to the fold of its events"),
 }
 
@@ -64,8 +65,9 @@ def build(dispute: Dispute, *, lang: str) -> dict[str, Any]:
     return {
         "verdict": _part("verification", dispute, lambda: verdict(gid)),
         "moment": moment(gid, dispute.seq, seq, events.value or []),
-        "transcript": _part("transcript", dispute,
-                            lambda: "\n".join(disputes.game_transcript(gid, lang=lang))),  # fmt: skip
+        "transcript": _part(
+            "transcript", dispute, lambda: "\n".join(disputes.game_transcript(gid, lang=lang))
+        ),
         "events": events,
         "lines": _part("event log", dispute, lambda: event_lines(events.value or [], gid, seq)),
         "catalogue": _part("catalogue", dispute, lambda: catalogue(events.value or [])),

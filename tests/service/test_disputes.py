@@ -276,7 +276,7 @@ def test_staff_walk_a_dispute_from_open_to_resolved_in_the_admin(make_player, cl
     last = GameEvent.objects.filter(game_id=gid).order_by("seq").last()
     assert 'class="event-log"' in page.text and "game_created" in page.text
     assert last.type == "game_ended" and last.hash in page.text
-    assert 'class="verification-report"' in page.text and "chain_ok" in page.text
+    assert 'class="verification-report' in page.text and 'data-check="chain"' in page.text
     assert 'class="transcript"' in page.text and f"Seat 0: {alice.username}" in page.text
     assert "Final standings:" in page.text and REASON in page.text
 

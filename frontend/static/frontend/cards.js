@@ -79,7 +79,17 @@ export function cardElement(catalog, id, { tag = "div", mini = false } = {}) {
     return card;
   }
   card.append(...effects.map(effectFace));
+  if (tag === "button") card.setAttribute("aria-label", cardWords(id, effects));
   return card;
+}
+
+/** The card read aloud in the order it is drawn: "C25: green, one player: Uber si … (Lose 1 life); …". */
+function cardWords(id, effects) {
+  const words = effects.map((e) => {
+    const [cs, en] = EFFECTS[e.kind] ?? [e.kind, e.kind];
+    return `${colourWord(e.colour)}, ${SCOPE[LANG][e.colour]}: ${cs} (${en})`;
+  });
+  return `${id}: ${words.join("; ")}`;
 }
 
 /** A card id in running text (the log, prompts): an element with data-card (API.md hooks). */

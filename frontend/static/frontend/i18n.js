@@ -15,13 +15,12 @@ const EN = {
   // seats
   seat_name: "seat {seat}", free_seat: "free seat", you: "you", kostic: "Kostič", bot: "bot",
   pair: "pair {team}", out: "out", winner: "winner",
-  lives: "{n} lives", lives_one: "1 life", lives_zero: "no lives",
-  cards: "{n} cards", cards_one: "1 card",
+  lives_one: "1 life", lives_many: "{n} lives", cards_one: "1 card", cards_many: "{n} cards",
   await_play: "to play", await_block: "may block", await_choose_neighbor: "picks a neighbour",
   await_bet: "bets", await_handoff: "may hand on a card",
   // piles
   draw_pile: "Draw pile", discard_pile: "Discard pile", empty: "empty",
-  pile_count: "{n} cards", top_card: "top: {card}", countdown: "Countdown",
+  top_card: "top: {card}", countdown: "Countdown",
   countdown_left: "Countdown: {n} turns left", countdown_last: "Countdown: last turn",
   turns_left: "{n} turns left", last_turn: "last turn", no_cards: "no cards",
   deadline: "Time left: {time}", overdue: "Time is up; the service acts now",
@@ -100,7 +99,6 @@ const EN = {
   phase_bet: "the bet", phase_handoff: "the handoff",
   ended_countdown: "Game over: the countdown ran out",
   ended_last_standing: "Game over: fewer than two players remain",
-  ended_winners: "Winners: {names}",
   // the replay viewer
   r_back: "Back", r_forward: "Forward", r_play: "Play", r_pause: "Pause", r_speed: "Speed",
   r_start: "Start", r_end: "End", r_scrubber: "Position in the game",
@@ -118,12 +116,12 @@ const CS = {
   rigged: "nastavená hra",
   seat_name: "místo {seat}", free_seat: "volné místo", you: "ty", kostic: "Kostič", bot: "bot",
   pair: "dvojice {team}", out: "vyřazen", winner: "vítěz",
-  lives: "životy: {n}", lives_one: "životy: 1", lives_zero: "bez životů",
-  cards: "karty: {n}", cards_one: "karty: 1",
+  lives_one: "1 život", lives_few: "{n} životy", lives_many: "{n} životů",
+  cards_one: "1 karta", cards_few: "{n} karty", cards_many: "{n} karet",
   await_play: "hraje", await_block: "může blokovat", await_choose_neighbor: "vybírá souseda",
   await_bet: "sází", await_handoff: "může předat kartu",
   draw_pile: "Dobírací balíček", discard_pile: "Odhazovací balíček", empty: "prázdný",
-  pile_count: "karet: {n}", top_card: "navrchu: {card}", countdown: "Odpočet",
+  top_card: "navrchu: {card}", countdown: "Odpočet",
   countdown_left: "Odpočet: zbývá tahů {n}", countdown_last: "Odpočet: poslední tah",
   turns_left: "zbývá tahů: {n}", last_turn: "poslední tah", no_cards: "žádné karty",
   deadline: "Zbývá: {time}", overdue: "Čas vypršel; za hráče jedná služba",
@@ -198,7 +196,6 @@ const CS = {
   phase_bet: "sázka", phase_handoff: "předání karty",
   ended_countdown: "Konec hry: odpočet doběhl",
   ended_last_standing: "Konec hry: ve hře zbývá méně než dva hráči",
-  ended_winners: "Vítězové: {names}",
   r_back: "Zpět", r_forward: "Vpřed", r_play: "Přehrát", r_pause: "Pozastavit", r_speed: "Rychlost",
   r_start: "Začátek", r_end: "Konec", r_scrubber: "Pozice ve hře",
   r_position: "Událost {at} z {last}", r_markers: "Okamžiky",
@@ -232,9 +229,9 @@ export function has(key) {
   return key in EN;
 }
 
-/** "1 life" / "3 lives" style counts. */
+/** "1 life" / "3 lives", Czech "1 karta" / "3 karty" / "5 karet": the plural form for n. */
 export function count(key, n) {
-  if (n === 0 && WORDS[LANG][`${key}_zero`]) return t(`${key}_zero`);
-  if (n === 1) return t(`${key}_one`, { n });
-  return t(key, { n });
+  const few = LANG === "cs" && n >= 2 && n <= 4;
+  const form = n === 1 ? "one" : few ? "few" : "many";
+  return t(`${key}_${form}`, { n });
 }

@@ -88,7 +88,7 @@ async function join(button) {
     await api(`/api/games/${id}/join/`, { method: "POST", body: {} });
     location.assign(`/games/${id}/`);
   } catch (err) {
-    const title = button.closest("[data-game]").querySelector("h3").textContent;
+    const title = button.closest("[data-game]").querySelector(".game-row__title").textContent;
     alert.textContent = `${title}: ${say(err)}`;
     button.disabled = false;
   }

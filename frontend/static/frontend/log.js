@@ -27,6 +27,7 @@ export class LogBook {
     this.lastPlay = null; // {card, item} of the latest card_played, for a block to strike it
     this.marks = []; // [{seq, card}] blocks and [{seq, reset: true}] reshuffles, for blockedAt
     this.away = null; // what changed since the last visit: {from, events, turns, out, ended}
+    this.texts = new Map(); // seq -> the line in plain words (the replay's "now" line)
     this.cameFrom = new Map(); // card id -> the seat that last put it on the table (motion)
   }
 
@@ -43,10 +44,14 @@ export class LogBook {
     item.dataset.logSeq = String(event.seq);
     item.classList.add(`ev-${event.type}`);
     const lines = (FORMAT[event.type] ?? (() => [[event.type, {}]]))(this, event.data);
-    lines.forEach(([key, fields], i) => {
+    const texts = lines.map(([key, fields], i) => {
+      const line = tNodes(key, fields);
+      const text = line.textContent;
       if (i) item.append(el("br"));
-      item.append(tNodes(key, fields));
+      item.append(line);
+      return text;
     });
+    this.texts.set(event.seq, texts.join(" · "));
     if (event.type === "card_played") this.lastPlay = { card: event.data.card, item };
     if (["card_played", "play_blocked"].includes(event.type)) this.cameFrom.set(event.data.card, event.data.seat);
     if (event.type === "play_blocked" && this.lastPlay) {
@@ -176,5 +181,5 @@ const FORMAT = {
   },
   timed_out: (log, d) => [["timed_out", { phase: t(`phase_${d.phase}`), who: d.seats.map((s) => log.name(s)).join(", ") }]],
   game_ended: (log, d) => [[`ended_${d.reason}`, {}],
-    ["ended_winners", { names: d.winners.map((s) => log.name(s)).join(", ") }]],
+    [d.winners.length > 1 ? "winners_many" : "winners_one", { names: d.winners.map((s) => log.name(s)).join(", ") }]],
 };

@@ -56,7 +56,7 @@ function show(row, view) {
   const time = row.querySelector("time[data-deadline]");
   time.dataset.deadline = view.deadline || "";
   time.setAttribute("datetime", view.deadline || "");
-  if (!view.deadline) time.textContent = "—";
+  time.closest(".deadline").hidden = !view.deadline;
   row.querySelector("[data-role=turn]").textContent = turnText(view, waiting);
   for (const player of view.players) showSeat(row, player, view);
   order();
@@ -75,11 +75,11 @@ function showSeat(row, player, view) {
   const chip = row.querySelector(`[data-chip-seat="${player.seat}"]`);
   if (!chip) return;
   const name = chip.querySelector(".seat-chip__name");
-  name.textContent = player.username ?? name.dataset.free;
+  name.textContent = player.bot ? name.dataset.bot : (player.username ?? name.dataset.free);
   chip.classList.toggle("seat-chip--free", player.username === null);
+  chip.classList.toggle("seat-chip--bot", player.bot);
   chip.classList.toggle("seat-chip--out", player.eliminated);
   chip.classList.toggle("seat-chip--awaited", view.awaiting.includes(player.seat));
-  chip.querySelector("[data-role=bot]").hidden = !player.bot;
   chip.querySelector("[data-role=to-act]").hidden = !view.awaiting.includes(player.seat);
   const lives = chip.querySelector("[data-role=lives]");
   lives.hidden = view.status === "lobby" || player.username === null;

@@ -58,15 +58,20 @@ function seatElement(view, p, ui) {
   return li;
 }
 
-/** Seats around an oval, "me" (or seat 0 for a spectator) at the bottom. */
+// Seats around the table in a 4 × 3 grid (the piles in the middle), clockwise from the bottom
+// as seen from the bottom seat: the next seat (the left neighbour) sits to its left.
+const AT = { B: "4 / 2", T: "1 / 2", L: "2 / 1 / 4 / 2", R: "2 / 3 / 4 / 4", UL: "2 / 1", LL: "3 / 1",
+  UR: "2 / 3", LR: "3 / 3", TL: "1 / 1", TR: "1 / 3" };
+const PLACES = { 2: ["B", "T"], 3: ["B", "TL", "TR"], 4: ["B", "L", "T", "R"],
+  5: ["B", "LL", "UL", "UR", "LR"], 6: ["B", "LL", "UL", "T", "UR", "LR"] };
+
+/** Me (or seat 0 for a spectator) at the bottom. */
 function placeSeats(list, view) {
   const n = view.players.length;
   const base = view.you ?? 0;
   list.dataset.count = String(n);
   [...list.children].forEach((li, seat) => {
-    const angle = Math.PI / 2 + (((seat - base + n) % n) * 2 * Math.PI) / n;
-    li.style.setProperty("--x", `${(50 + 41 * Math.cos(angle)).toFixed(1)}%`);
-    li.style.setProperty("--y", `${(50 + 40 * Math.sin(angle)).toFixed(1)}%`);
+    li.style.gridArea = AT[PLACES[n]?.[(seat - base + n) % n]] ?? "auto";
   });
 }
 
@@ -171,6 +176,8 @@ function renderPending(root, view, ui) {
 function renderHand(list, ids, ui, tag) {
   if (!list) return;
   if (!ids.length) return list.replaceChildren(el("li", "no-cards", t("no_cards")));
+  const shown = [...list.querySelectorAll("[data-card]")].map((node) => node.dataset.card);
+  if (shown.join() === ids.join()) return; // unchanged: keep the buttons (focus, a click under way)
   list.replaceChildren(...ids.map((id) => {
     const li = el("li");
     li.append(cardElement(ui.catalog, id, { tag }));

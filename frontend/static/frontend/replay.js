@@ -21,6 +21,7 @@ const STEP_MS = 800; // one event per 0.8 s at 1×
 let at = Number(root.dataset.at);
 let shownUpTo = last; // log lines after this are hidden
 let timer = null;
+let scrollFrame = 0;
 
 function button(text, name) {
   const b = el("button", "", text);
@@ -70,9 +71,13 @@ function showLogUpTo(seq) {
   const current = logList.querySelector(`[data-log-seq="${seq}"]`);
   if (current) {
     current.setAttribute("aria-current", "step");
-    logList.scrollTop = current.offsetTop - logList.offsetTop - logList.clientHeight + current.offsetHeight + 8;
-    now.textContent = current.textContent;
+    now.textContent = log.texts.get(seq) ?? "";
   }
+  cancelAnimationFrame(scrollFrame); // measure once per frame, not once per step
+  scrollFrame = requestAnimationFrame(() => {
+    if (!current) return;
+    logList.scrollTop = current.offsetTop - logList.offsetTop - logList.clientHeight + current.offsetHeight + 8;
+  });
 }
 
 async function goTo(seq) {
@@ -140,7 +145,9 @@ async function fetchAhead() {
 
 function drawMarkers(markers) {
   const list = root.querySelector("#markers");
-  list.setAttribute("aria-label", t("r_markers"));
+  const moments = root.querySelector("#moments");
+  moments.querySelector("summary").textContent = `${t("r_markers")} (${markers.length})`;
+  moments.open = window.matchMedia("(min-width: 48rem)").matches; // folded on a phone
   list.replaceChildren(...markers.map((m) => {
     const li = el("li");
     const who = m.seats.map((s) => ui.names[s] ?? log.name(s)).join(", ");

@@ -25,30 +25,62 @@ function showError(error) {
   box.textContent = has(key) ? t(key) : t("error", { message: error.message });
 }
 
-/** Draw `next` unless an newer view is shown already. */
+/** A selector for the same control after a re-render (its tag and data-* hooks). */
+function focusKey(node) {
+  if (!node || node === document.body || !root.contains(node)) return null;
+  if (node.id) return `#${CSS.escape(node.id)}`;
+  const data = Object.entries(node.dataset).map(([k, v]) => {
+    const name = k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+    return `[data-${name}="${CSS.escape(v)}"]`;
+  });
+  return data.length ? node.tagName.toLowerCase() + data.join("") : null;
+}
+
+/** Draw `next` unless a newer view is shown already; keyboard focus stays where it was. */
 function show(next) {
   if (view && next.seq < view.seq) return;
   const before = view ? capture(root) : null;
+  const focused = focusKey(document.activeElement);
   view = next;
   ui.blocked = log.blockedAt();
   renderView(root, view, ui);
   log.names = ui.names;
   actor.draw(view, ui.names);
+  if (focused && (!document.activeElement || document.activeElement === document.body)) {
+    root.querySelector(focused)?.focus({ preventScroll: true });
+  }
   animate(root, before, view, { blocked: ui.blocked, cameFrom: log.cameFrom });
 }
 
-async function sendCommand(body) {
+/** Nothing a player decides on changed: only hidden passes or the like moved the seq. */
+function sameDecision(a, b) {
+  const key = (v) => JSON.stringify([v.phase, v.turn, v.kostic, v.pending, v.hand,
+    v.players.map((p) => [p.lives, p.hand_count])]);
+  return key(a) === key(b);
+}
+
+const sameBody = (a, b) => JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
+
+async function sendCommand(body, retried = false) {
   showError(null);
+  const shown = view;
   try {
     const answer = await api(`/api/games/${gameId}/commands/`, {
-      method: "POST", body: { expected_seq: view.seq, ...body }, headers: { "Idempotency-Key": uuid() },
+      method: "POST", body: { expected_seq: shown.seq, ...body }, headers: { "Idempotency-Key": uuid() },
     });
     show(answer.view);
   } catch (error) {
-    showError(error);
-    if (["stale_seq", "not_your_turn", "illegal_move", "game_over"].includes(error.code)) {
-      show(await api(`/api/games/${gameId}/`).catch(() => view));
+    if (!["stale_seq", "not_your_turn", "illegal_move", "game_over"].includes(error.code)) {
+      return showError(error);
     }
+    const fresh = await api(`/api/games/${gameId}/`).catch(() => view);
+    show(fresh);
+    // Another player's hidden pass (R19) moves the seq without changing this decision:
+    // send the same, still legal command once more instead of asking the player again.
+    const again = error.code === "stale_seq" && !retried && sameDecision(shown, fresh)
+      && fresh.legal.some((c) => sameBody(c, body));
+    if (again) return sendCommand(body, true);
+    showError(error);
   }
 }
 
