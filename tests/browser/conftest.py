@@ -96,13 +96,16 @@ def make_player(live) -> Callable[..., Player]:
 
 @pytest.fixture
 def open_page(browser, live, request):
-    """open_page(label, lang="en", motion="no-preference") → a new page in a context of its
-    own (a person), its language set both by the browser locale and by Accept-Language,
-    `motion="reduce"` asking for reduced motion. Uncaught JavaScript
+    """open_page(label, lang="en", motion="no-preference", scheme="light") → a new page in a
+    context of its own (a person), its language set both by the browser locale and by
+    Accept-Language, `motion="reduce"` asking for reduced motion, `scheme` the system's colour
+    scheme (the pages follow it). Uncaught JavaScript
     errors fail the test; each page still open at the end is saved as a screenshot."""
     opened: list[tuple[str, object, list[str]]] = []
 
-    def open_(label: str = "page", lang: str = "en", motion: str = "no-preference"):
+    def open_(
+        label: str = "page", lang: str = "en", motion: str = "no-preference", scheme: str = "light"
+    ):
         locale, accept = LANGUAGES[lang]
         context = browser.new_context(
             base_url=live.base,
@@ -110,6 +113,7 @@ def open_page(browser, live, request):
             extra_http_headers={"Accept-Language": accept},
             viewport={"width": 1280, "height": 900},
             reduced_motion=motion,
+            color_scheme=scheme,
         )
         context.set_default_timeout(10_000)
         context.add_init_script(INIT_SCRIPT)
