@@ -4,7 +4,9 @@ A fresh PostgreSQL database (`<DATABASE_URL's name>_browser_<pid>`), `manage.py 
 and uvicorn serving sejmi.asgi on a free port, with bots and deadlines swept in-process
 (SEJMI_INPROCESS_RUNNER=1, no Celery) and rigged games allowed. The channel layer uses its own
 Redis database (SEJMI_BROWSER_REDIS_DB, default 7): group names are `game_<id>`, so a second
-service on the same Redis database would hear this one's games.
+service on the same Redis database would hear this one's games. That database is not flushed:
+it may be the one the rest of the run uses, and groups left by a killed run name sockets that
+are gone (their messages expire unread).
 """
 
 from __future__ import annotations
@@ -107,7 +109,6 @@ class LiveService:
         if migrate.returncode != 0:
             _drop(admin, name)
             raise RuntimeError(f"migrate failed:\n{migrate.stdout}\n{migrate.stderr}")
-        _flush_redis(env["REDIS_URL"])
         port = _free_port()
         argv = [
             str(PYTHON),
@@ -185,16 +186,6 @@ def _service_env(db_url: str) -> dict[str, str]:
         PYTHONPATH=str(ROOT),
     )
     return env
-
-
-def _flush_redis(url: str) -> None:
-    import redis
-
-    client = redis.Redis.from_url(url)
-    try:
-        client.flushdb()  # groups of an earlier, killed run would still name its sockets
-    finally:
-        client.close()
 
 
 def _drop(admin: str, name: str) -> None:
