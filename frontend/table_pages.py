@@ -33,8 +33,7 @@ def words() -> dict[str, str]:
 def catalog(deck: Deck) -> dict[str, list[dict[str, str]]]:
     """Card id -> its two effects (colour and effect id), for drawing cards and the log."""
     return {
-        card.id: [{"colour": e.colour, "kind": e.kind} for e in card.effects]
-        for card in deck.cards
+        card.id: [{"colour": e.colour, "kind": e.kind} for e in card.effects] for card in deck.cards
     }
 
 

@@ -28,8 +28,13 @@ def api(client: Client, path: str, body: Any = None):
     return client.post(path, body if body is not None else {}, content_type="application/json")
 
 
-def new_game(client: Client, seats: int = 2, variant: str = "standard", **options: Any) -> int:
-    answer = api(client, "/api/games/", {"seats": seats, "variant": variant, "options": options})
+def new_game(client: Client, seats: int = 2, variant: str = "standard", *, rig: dict | None = None,
+             **options: Any) -> int:  # fmt: skip
+    """A game created over the API (`rig` needs settings.SEJMI_ALLOW_RIGGED)."""
+    body: dict[str, Any] = {"seats": seats, "variant": variant, "options": options}
+    if rig is not None:
+        body["rig"] = rig
+    answer = api(client, "/api/games/", body)
     assert answer.status_code == 201, answer.content
     return answer.json()["id"]
 

@@ -225,33 +225,32 @@ def test_my_games_needs_a_login():
 
 
 @pytest.mark.django_db
-def test_my_games_lists_the_games_waiting_for_me_first():
+def test_my_games_lists_the_games_waiting_for_me_first(settings):
+    settings.SEJMI_ALLOW_RIGGED = True  # to choose the first Kostič
     eva, jan = logged_in("eva"), logged_in("jan")
     lobby_game = new_game(eva, 3)
     join(eva, lobby_game)
-    games = []
-    for _ in range(2):  # two running games with eva and jan; the first roll picks the Kostič
-        gid = new_game(jan, 2)
+    games = {}
+    for first in (0, 1, 1, 0):  # eva sits in seat 1: she is the Kostič when first is 1
+        gid = new_game(jan, 2, rig={"first": first}, turn_deadline_s=3600 * (len(games) + 1))
         join(jan, gid, 0), join(eva, gid, 1)
-        games.append(gid)
-    views = {gid: eva.get(f"/api/games/{gid}/").json() for gid in games}
-    mine = [gid for gid in games if views[gid]["you"] in views[gid]["awaiting"]]
-    theirs = [gid for gid in games if gid not in mine]
+        games[gid] = eva.get(f"/api/games/{gid}/").json()
+    mine = [gid for gid, view in games.items() if view["awaiting"] == [1]]
+    theirs = [gid for gid, view in games.items() if view["awaiting"] == [0]]
+    assert len(mine) == len(theirs) == 2
 
     page = eva.get("/me/").text
     listed = game_ids(page, "my-games")
-    assert sorted(listed) == sorted([lobby_game, *games])
-    assert listed[: len(mine)] == sorted(mine, key=lambda g: views[g]["deadline"])
-    assert listed[-1] == lobby_game
+    assert listed[:2] == mine  # waiting for eva, the soonest deadline first
+    assert sorted(listed[2:4]) == sorted(theirs) and listed[4] == lobby_game
     for gid in mine:
         assert f'data-game="{gid}" data-waiting="1"' in page
     for gid in [*theirs, lobby_game]:
         assert f'data-game="{gid}" data-waiting="0"' in page
-    assert f"<title>({len(mine)}) Sejmi je</title>" in page if mine else "<title>Sejmi je" in page
-    assert "data-deadline=" in page and "frontend/me.js" in page
-    if theirs:
-        row = page[page.index(f'data-game="{theirs[0]}"') :]
-        assert "Waiting for jan" in row
+    assert "<title>(2) Sejmi je</title>" in page and "2 games are waiting for you." in page
+    assert page.count("data-deadline=") == 5 and "frontend/me.js" in page
+    row = page[page.index(f'data-game="{theirs[0]}"') :]
+    assert "Waiting for jan" in row and "Kostič: jan" in row
 
 
 @pytest.mark.django_db
@@ -278,3 +277,26 @@ def test_a_join_through_the_api_is_what_the_lobby_button_does():
     answer = api(jan, f"/api/games/{gid}/join/")
     assert answer.status_code == 200 and answer.json()["you"] == 0
     assert gid in game_ids(jan.get("/me/").text, "my-games")
+
+
+@pytest.mark.django_db
+def test_lists_never_tell_who_passed_in_an_open_block_window(settings):
+    """R19: everyone asked stays marked as awaited until the window closes; only the player who
+    passed learns from "my games" that the game no longer waits for him."""
+    settings.SEJMI_ALLOW_RIGGED = True
+    eva, jan, petr = logged_in("eva"), logged_in("jan"), logged_in("petr")
+    gid = new_game(eva, 3, rig={"first": 0})
+    for seat, client in enumerate((eva, jan, petr)):
+        join(client, gid, seat)
+    view = eva.get(f"/api/games/{gid}/").json()
+    play = next(c for c in view["legal"] if c["type"] == "play")
+    seq = api(eva, f"/api/games/{gid}/commands/", {"expected_seq": view["seq"], **play})
+    passed = api(jan, f"/api/games/{gid}/commands/", {"expected_seq": seq.json()["seq"],
+                                                      "type": "pass"})  # fmt: skip
+    assert passed.status_code == 200 and passed.json()["view"]["phase"] == "block"
+
+    row = Client().get("/").text.split(f'data-game="{gid}"')[1]  # the only game listed
+    for seat in (1, 2):
+        assert re.search(rf'seat-chip--awaited" data-chip-seat="{seat}"', row), seat
+    assert f'data-game="{gid}" data-waiting="0"' in jan.get("/me/").text
+    assert f'data-game="{gid}" data-waiting="1"' in petr.get("/me/").text

@@ -35,6 +35,7 @@ export class Actor {
     const prompt = $(this.root, "#prompt");
     const parts = legal.length ? this.parts(view, legal) : this.waiting(view);
     prompt.hidden = parts.length === 0;
+    prompt.setAttribute("aria-label", t("your_decision"));
     prompt.replaceChildren(...parts);
     prompt.classList.toggle("busy", this.busy);
     this.wireHand(view, legal);

@@ -127,7 +127,11 @@ const FORMAT = {
     const rigged = d.rig ? t("rigged_suffix") : "";
     return [["created", { variant: t(`variant_${d.variant}`), seats: d.seats, duel, rigged }]];
   },
-  seat_taken: (log, d) => [[d.bot ? "seat_taken_bot" : "seat_taken", { who: d.name, seat: d.seat }]],
+  seat_taken: (log, d) => {
+    // The view naming this player arrives after the events of the same batch (game start).
+    if (!log.names[d.seat] || log.names[d.seat] === t("seat_name", { seat: d.seat })) log.names[d.seat] = d.name;
+    return [[d.bot ? "seat_taken_bot" : "seat_taken", { who: d.name, seat: d.seat }]];
+  },
   game_started: (log, d) => {
     log.lives = [...d.lives];
     const lines = [["started", { count: d.draw.length }]];

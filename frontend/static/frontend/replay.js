@@ -3,9 +3,9 @@
 // from GET /api/games/{id}/replay/?at= and are cached; the rest are fetched ahead, nearest first,
 // so scrubbing is instant after the first load. The URL follows the position.
 
-import { t } from "./i18n.js";
+import { api } from "./api.js";
+import { has, t } from "./i18n.js";
 import { LogBook } from "./log.js";
-import { api } from "./net.js";
 import { displayNames, el, renderView } from "./render.js";
 
 const root = document.getElementById("replay");
@@ -98,8 +98,13 @@ async function goTo(seq) {
     renderView(root, view, ui);
     root.querySelector("#error").textContent = "";
   } catch (error) {
-    root.querySelector("#error").textContent = error.message;
+    showError(error);
   }
+}
+
+function showError(error) {
+  const key = `error_${error.code}`;
+  root.querySelector("#error").textContent = has(key) ? t(key) : error.message;
 }
 
 function setPlaying(on) {
@@ -170,7 +175,7 @@ async function start() {
     events.events.filter((e) => e.seq <= last).forEach((e) => log.add(e));
     drawMarkers(markers.markers.filter((m) => m.seq <= last));
   } catch (error) {
-    root.querySelector("#error").textContent = error.message;
+    showError(error);
   }
   await goTo(at);
   fetchAhead();

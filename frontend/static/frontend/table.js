@@ -2,10 +2,10 @@
 // /ws/games/{id}/ (API.md, Live stream); commands over REST. Only the public API is used.
 
 import { Actor } from "./act.js";
+import { api } from "./api.js";
 import { has, t } from "./i18n.js";
 import { LogBook } from "./log.js";
 import { animate, capture } from "./motion.js";
-import { api, uuid } from "./net.js";
 import { displayNames, renderView, tickDeadline } from "./render.js";
 
 const root = document.getElementById("table");
@@ -23,6 +23,12 @@ function showError(error) {
   if (!error) return void (box.textContent = "");
   const key = `error_${error.code}`;
   box.textContent = has(key) ? t(key) : t("error", { message: error.message });
+}
+
+/** A fresh Idempotency-Key (plain http on a LAN has no crypto.randomUUID). */
+function uuid() {
+  if (window.crypto?.randomUUID) return crypto.randomUUID();
+  return [...crypto.getRandomValues(new Uint8Array(16))].map((x) => x.toString(16).padStart(2, "0")).join("");
 }
 
 /** A selector for the same control after a re-render (its tag and data-* hooks). */
@@ -66,7 +72,7 @@ async function sendCommand(body, retried = false) {
   const shown = view;
   try {
     const answer = await api(`/api/games/${gameId}/commands/`, {
-      method: "POST", body: { expected_seq: shown.seq, ...body }, headers: { "Idempotency-Key": uuid() },
+      method: "POST", body: { expected_seq: shown.seq, ...body }, key: uuid(),
     });
     show(answer.view);
   } catch (error) {
