@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from tests.browser.ui import login, open_table
+from tests.browser.ui import login, open_table, wait_drawn
 
 LOG_IN = {"en": "Log in", "cs": "Přihlásit se"}
 RIG = {"first": 0, "hands": [["C17", "C25", "C33"], ["C29", "C01", "C30"]]}
@@ -54,6 +54,7 @@ def test_pages_have_no_serious_accessibility_violation(
     page.wait_for_selector("[data-effect]")
     found += violations(axe, page, "table")
     page.goto(f"/games/{finished}/replay/")
-    page.wait_for_selector("#replay[data-seq]")
+    wait_drawn(page, "#replay")
+    page.wait_for_selector("#markers li", state="attached")  # the moments, fetched after
     found += violations(axe, page, "replay viewer")
     assert not found, "\n".join(found)

@@ -4,7 +4,7 @@ table and the replay viewer in Czech: the names of FRONTEND_CONTRACT.md, no Engl
 from __future__ import annotations
 
 from tests.browser.api import settled
-from tests.browser.ui import has_button, login, wait_socket
+from tests.browser.ui import has_button, login, wait_drawn, wait_socket
 
 # Eva (seat 0, over the API) opens with C25's green LOSE_1 on Petr, who holds green cards.
 RIG = {
@@ -38,7 +38,7 @@ def test_czech_lobby_table_and_replay(live, make_player, open_page, finished_gam
 
     page.locator(f'[data-game="{gid}"]').get_by_role("button", name="Přisednout").click()
     page.wait_for_url(f"**/games/{gid}/")
-    page.wait_for_selector("#table[data-seq]")
+    wait_drawn(page)
     wait_socket(page)
     assert page.get_attribute("html", "lang") == "cs"
 
@@ -58,7 +58,7 @@ def test_czech_lobby_table_and_replay(live, make_player, open_page, finished_gam
         assert english not in log, f"English in the Czech log: {log}"
 
     page.goto(f"/games/{finished}/replay/")
-    page.wait_for_selector("#replay[data-seq]")
+    wait_drawn(page, "#replay")
     for name in ("Zpět", "Vpřed", "Přehrát"):
         assert has_button(page, name), f"no {name} button in the Czech replay viewer"
     assert not has_button(page, "Forward") and not has_button(page, "Back")

@@ -9,7 +9,7 @@ import re
 
 from tests.browser.api import PASSWORD
 from tests.browser.autoplay import play_until_winners
-from tests.browser.ui import seat_lives
+from tests.browser.ui import seat_lives, wait_drawn
 
 
 def test_newcomer_signs_up_and_plays_a_bot_game_to_the_end(live, open_page):
@@ -35,7 +35,7 @@ def test_newcomer_signs_up_and_plays_a_bot_game_to_the_end(live, open_page):
     assert form.locator("[name=sit]").is_checked(), "the creator sits at seat 0 by default"
     form.get_by_role("button", name="Create game", exact=True).click()
     page.wait_for_url(re.compile(r".*/games/\d+/$"))
-    page.wait_for_selector("#table[data-seq]")
+    wait_drawn(page)
     me = page.locator('[data-seat="0"]')
     assert name in me.inner_text(), "the newcomer holds seat 0"
 

@@ -47,9 +47,20 @@ def login(page, player: Player, button: str = "Log in") -> None:
 def open_table(page, gid: int, root: str = "#table") -> int:
     """Go to a game's table, wait until it shows a seq and its socket is open; that seq."""
     page.goto(f"/games/{gid}/")
-    page.wait_for_selector(f"{root}[data-seq]")
+    wait_drawn(page, root)
     wait_socket(page)
     return shown_seq(page, root)
+
+
+def wait_drawn(page, root: str = "#table", timeout: float = 10_000) -> None:
+    """Wait until the page has drawn a view: its root shows a seq (every game has at least
+    one event; the template's own placeholder is 0)."""
+    page.wait_for_function(
+        "(sel) => { const el = document.querySelector(sel);"
+        " return el && Number(el.dataset.seq) > 0; }",
+        arg=root,
+        timeout=timeout,
+    )
 
 
 def wait_socket(page, timeout: float = 10_000) -> None:
