@@ -65,13 +65,6 @@ class Player:
             **{"Idempotency-Key": uuid.uuid4().hex},
         )
 
-    def act(self, gid: int, rnd: random.Random) -> dict[str, Any] | None:
-        """One legal command chosen at random if this seat may act now, else None."""
-        view = self.view(gid)
-        if not view["legal"]:
-            return None
-        return self.command(gid, rnd.choice(view["legal"]), view["seq"])
-
     def create_game(
         self, seats: int, *, variant: str = "standard", rig: dict | None = None, **options: Any
     ) -> int:
@@ -108,10 +101,6 @@ def public(base: str, path: str, **params: Any) -> Any:
     answer = httpx.get(f"{base}{path}", params=params, timeout=15)
     assert answer.status_code == 200, (path, answer.status_code, answer.text)
     return answer.json()
-
-
-def events(base: str, gid: int, after: int = 0) -> list[dict[str, Any]]:
-    return public(base, f"/api/games/{gid}/events/", after=after)["events"]
 
 
 def wait_until(check, timeout: float = 10, what: str = "condition", every: float = 0.05) -> Any:

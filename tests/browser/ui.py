@@ -5,7 +5,6 @@ their accessible names."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from tests.browser.api import PASSWORD, Player
 
@@ -91,10 +90,6 @@ def log_seqs(page) -> list[int]:
     )
 
 
-def wait_log(page, seq: int, timeout: float = 10_000) -> None:
-    page.wait_for_selector(f'#log [data-log-seq="{seq}"]', state="attached", timeout=timeout)
-
-
 def seat_lives(page, root: str = "#table") -> dict[int, int]:
     """{seat: lives} as the die faces show them."""
     pairs = page.eval_on_selector_all(
@@ -110,10 +105,6 @@ def pile(page, selector: str) -> list[str]:
     return page.eval_on_selector_all(
         f"{selector} [data-card]", "els => els.map(e => e.dataset.card)"
     )
-
-
-def hand(page) -> list[str]:
-    return pile(page, "#hand")
 
 
 def play(
@@ -137,14 +128,5 @@ def play(
     button.click()
 
 
-def text(page, selector: str = "body") -> str:
-    return page.inner_text(selector)
-
-
 def has_button(page, name: str) -> bool:
     return page.get_by_role("button", name=name, exact=True).count() > 0
-
-
-def summary(view: dict[str, Any]) -> dict[str, Any]:
-    """The parts of a view a page shows publicly, for assertion messages."""
-    return {k: view.get(k) for k in ("seq", "status", "phase", "kostic", "awaiting", "discard")}
