@@ -110,20 +110,32 @@ def renders(browser, base, state, eva: Player, gid: int, loads: int) -> dict[str
     return times
 
 
+def new_game(eva: Player, jan: Player) -> int:
+    gid = eva.create_game(2, rig=RIG)
+    eva.join(gid, 0)
+    jan.join(gid, 1)
+    return gid
+
+
 def events(browser, base, state, players, gid, count, rnd) -> dict[str, list[float]]:
-    """Commands over the API one at a time while Eva's page follows; latencies per frame."""
-    page = new_page(browser, base, state)
-    open_table(page, gid)
-    for _ in range(count):
-        view = move(players, gid, rnd)
-        if view is None:
-            break
-        page.wait_for_function(
-            "(s) => Number(document.querySelector('#table').dataset.seq) >= s", arg=view["seq"]
-        )
-        time.sleep(0.05)  # frames of one command apart from the next one's
-    out = event_latencies(page)
-    page.context.close()
+    """Commands over the API one at a time while Eva's page follows (a new game when one
+    ends); latencies per frame."""
+    out: dict[str, list[float]] = {"view": [], "event": []}
+    sent = 0
+    while sent < count:
+        page = new_page(browser, base, state)
+        open_table(page, gid)
+        while sent < count and (view := move(players, gid, rnd)) is not None:
+            sent += 1
+            page.wait_for_function(
+                "(s) => Number(document.querySelector('#table').dataset.seq) >= s",
+                arg=view["seq"],
+            )
+            time.sleep(0.05)  # the frames of one command apart from the next one's
+        for kind, values in event_latencies(page).items():
+            out[kind] += values
+        page.context.close()
+        gid = new_game(*players)
     return out
 
 
@@ -170,17 +182,13 @@ def measure(base: str, args: argparse.Namespace) -> dict:
         login(page, eva)
         state = page.context.storage_state()
         page.context.close()
-        gid = eva.create_game(2, rig=RIG)
-        eva.join(gid, 0)
-        jan.join(gid, 1)
+        gid = new_game(eva, jan)
         for _ in range(12):  # a table with a history: log, discard, lives
             move([eva, jan], gid, rnd)
         render = renders(browser, base, state, eva, gid, args.loads)
         frames = events(browser, base, state, [eva, jan], gid, args.events, rnd)
         play_out(gid, [eva, jan], rnd, timeout=120)
-        live = eva.create_game(2, rig=RIG)
-        eva.join(live, 0)
-        jan.join(live, 1)
+        live = new_game(eva, jan)
         settled(eva, live, lambda v: v["status"] == "active")
         steps = replay_steps(browser, base, gid, args.steps)
         sizes = page_bytes(browser, base, state, live, gid)
