@@ -39,6 +39,11 @@ bench-engine: $(STAMP)
 bench-service: $(STAMP)
 	$(PY) -m bench.run --write-doc
 
+# The web page's budgets in headless Chromium: first render, websocket event, replay step, bytes.
+.PHONY: bench-web
+bench-web: $(STAMP)
+	$(PY) -m bench.web --write-doc
+
 # A 2,000-event game in a database of its own: replay/?at= over HTTP, verify_game wall time.
 .PHONY: bench-replays
 bench-replays: $(STAMP)

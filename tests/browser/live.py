@@ -1,0 +1,202 @@
+"""The service the browser tests drive: real processes on loopback, not Django's test client.
+
+A fresh PostgreSQL database (`<DATABASE_URL's name>_browser_<pid>`), `manage.py migrate` into it,
+and uvicorn serving sejmi.asgi on a free port, with bots and deadlines swept in-process
+(SEJMI_INPROCESS_RUNNER=1, no Celery) and rigged games allowed. The channel layer uses its own
+Redis database (SEJMI_BROWSER_REDIS_DB, default 7): group names are `game_<id>`, so a second
+service on the same Redis database would hear this one's games. That database is not flushed:
+it may be the one the rest of the run uses, and groups left by a killed run name sockets that
+are gone (their messages expire unread).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlparse
+
+import httpx
+import psycopg
+
+ROOT = Path(__file__).resolve().parents[2]
+PYTHON = ROOT / ".venv" / "bin" / "python"
+UNLIMITED = "1000000/min"  # the suite's pages and clients all come from 127.0.0.1
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def database_urls(pid: int) -> tuple[str, str]:
+    """(the maintenance database's URL, the fresh database's URL) on DATABASE_URL's server."""
+    base = os.environ.get("DATABASE_URL", "")
+    url = urlparse(base)
+    if url.scheme not in ("postgres", "postgresql", "pgsql"):
+        raise RuntimeError(
+            "the browser tests need PostgreSQL: run `make test` or set "
+            "DATABASE_URL=postgres://postgres@127.0.0.1:5432/sejmi"
+        )
+    name = f"{url.path.lstrip('/') or 'sejmi'}_browser_{pid}"
+    return url._replace(path="/postgres").geturl(), url._replace(path=f"/{name}").geturl()
+
+
+def redis_url() -> str:
+    """REDIS_URL's server (default 127.0.0.1:6379) with the browser suite's own DB number."""
+    url = urlparse(os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0")
+    return url._replace(path=f"/{os.environ.get('SEJMI_BROWSER_REDIS_DB', '7')}").geturl()
+
+
+def _drop_leftovers(admin: str, stem: str) -> None:
+    """Databases `<stem>_<pid>` of earlier runs whose process is gone (a killed run cannot
+    drop its own)."""
+    with psycopg.connect(admin, autocommit=True) as conn:
+        names = [r[0] for r in conn.execute("SELECT datname FROM pg_database")]
+        for name in names:
+            head, _, pid = name.rpartition("_")
+            if head == stem and pid.isdigit() and not _alive(int(pid)):
+                conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+@dataclass
+class LiveService:
+    """A running service: `base` is its http URL. `stop()` ends it and drops its database."""
+
+    base: str
+    process: subprocess.Popen
+    admin_url: str
+    database: str
+    log: Path
+
+    @property
+    def ws_base(self) -> str:
+        return self.base.replace("http://", "ws://", 1)
+
+    @classmethod
+    def start(cls, log: Path, timeout: float = 60) -> LiveService:
+        admin, db_url = database_urls(os.getpid())
+        name = urlparse(db_url).path.lstrip("/")
+        _drop_leftovers(admin, name.rsplit("_", 1)[0])
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            conn.execute(f'CREATE DATABASE "{name}"')
+        env = _service_env(db_url)
+        migrate = subprocess.run(
+            [str(PYTHON), "manage.py", "migrate", "-v", "0"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        if migrate.returncode != 0:
+            _drop(admin, name)
+            raise RuntimeError(f"migrate failed:\n{migrate.stdout}\n{migrate.stderr}")
+        port = _free_port()
+        argv = [
+            str(PYTHON),
+            "-m",
+            "uvicorn",
+            "sejmi.asgi:application",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--no-access-log",
+        ]
+        log.parent.mkdir(parents=True, exist_ok=True)
+        with open(log, "wb") as out:
+            process = subprocess.Popen(
+                argv,
+                cwd=ROOT,
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        service = cls(f"http://127.0.0.1:{port}", process, admin, name, log)
+        try:
+            service._wait(timeout)
+        except BaseException:
+            service.stop()
+            raise
+        return service
+
+    def _wait(self, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"uvicorn exited with {self.process.returncode}: {self.tail()}")
+            try:
+                if httpx.get(f"{self.base}/api/games/", timeout=2).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.2)
+        raise RuntimeError(f"the service did not answer within {timeout} s: {self.tail()}")
+
+    def tail(self, lines: int = 40) -> str:
+        try:
+            return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return ""
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(timeout=5)
+        _drop(self.admin_url, self.database)
+
+
+def _service_env(db_url: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        DJANGO_SETTINGS_MODULE="tests.browser.server_settings",
+        DATABASE_URL=db_url,
+        REDIS_URL=redis_url(),
+        SEJMI_ALLOW_RIGGED="1",
+        SEJMI_INPROCESS_RUNNER="1",
+        DEBUG="0",
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        SEJMI_THROTTLE_ANON=UNLIMITED,
+        SEJMI_THROTTLE_USER=UNLIMITED,
+        SEJMI_THROTTLE_COMMANDS=UNLIMITED,
+        SEJMI_THROTTLE_REGISTER=UNLIMITED,
+        PYTHONPATH=str(ROOT),
+    )
+    return env
+
+
+def _drop(admin: str, name: str) -> None:
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+if __name__ == "__main__":  # `python -m tests.browser.live`: a service to poke at by hand
+    service = LiveService.start(Path("/tmp") / f"sejmi-browser-{os.getpid()}.log")
+    print(service.base, file=sys.stderr)
+    try:
+        signal.pause()
+    finally:
+        service.stop()
