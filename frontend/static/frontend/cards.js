@@ -93,8 +93,10 @@ function cardWords(id, effects) {
 }
 
 /** A card id in running text (the log, prompts): an element with data-card (API.md hooks). */
-export function cardRef(id) {
+// A card named in text. In the log it is the card shown there (`data-card`, API.md); beside a
+// card element that already carries the hook (the pending play) it is a plain reference.
+export function cardRef(id, { hook = true } = {}) {
   const ref = el("b", "cardref", id);
-  ref.dataset.card = id;
+  if (hook) ref.dataset.card = id;
   return ref;
 }

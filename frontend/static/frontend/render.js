@@ -154,7 +154,7 @@ function renderPending(root, view, ui) {
   const name = (seat) => ui.names[seat];
   const effect = effectText({ colour: p.colour, kind: p.kind });
   const line = el("p", "pending-line");
-  const fields = { who: name(p.seat), card: cardRef(p.card), effect, target: name(p.target) };
+  const fields = { who: name(p.seat), card: cardRef(p.card, { hook: false }), effect, target: name(p.target) };
   line.append(tNodes(p.scope === "all" ? "pending_all" : "pending_one", fields));
   const card = cardElement(ui.catalog, p.card);
   card.querySelector(`[data-effect-index="${p.effect}"]`)?.classList.add("chosen");
