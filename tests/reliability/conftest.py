@@ -99,7 +99,7 @@ def _database_url() -> str:
 
 
 @pytest.fixture(scope="module")
-def live_server(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[str]:
+def uvicorn_server(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[str]:
     """A real uvicorn with two worker processes on loopback, on this run's test database
     (tests that use it need django_db(transaction=True), so the server sees their rows).
     Yields its base URL, e.g. http://127.0.0.1:PORT."""

@@ -39,11 +39,23 @@ async def test_r23_r19_no_role_receives_a_hidden_card_or_an_open_windows_pass(
     for watcher in watchers:  # every socket saw the deal live and every batch after it
         seqs = {e["seq"] for c in watcher.captures if c.kind == EVENTS for e in c.payload}
         assert set(range(truth.started, truth.end + 1)) <= seqs, watcher.role
+    open_passes = {
+        c.source for c in before_end if c.kind == EVENTS and passes_in_open_window(truth, c)
+    }
+    assert {"GET events?after", "ws event"} <= open_passes  # R19 had something to judge
     if not bots:  # every seat human: whoever was eliminated first kept receiving
         assert any(c.viewer in truth.moments[c.at].eliminated for c in before_end)
     if variant == "pairs_extreme":  # the partner's cards were shown, and that is no leak
         assert any(c.kind == VIEW and c.payload["partner_hand"] for c in before_end)
     assert_refusals_read_alike(truth, table.card_probes)
+
+
+def passes_in_open_window(truth: Truth, capture: Capture) -> bool:
+    """Whether `capture` holds a pass whose block window was still open when it arrived."""
+    window = truth.window(capture.at)
+    return window is not None and any(
+        e["type"] == "block_passed" and truth.window(e["seq"]) == window for e in capture.payload
+    )
 
 
 def assert_refusals_read_alike(truth: Truth, probes: list[tuple[int, str, int, str]]) -> None:
