@@ -12,9 +12,9 @@ from asgiref.sync import sync_to_async
 from leaks import EVENTS, REPLAY, TEXT, VIEW, Capture, Truth, find_leaks
 from watchers import play_to_end, watched_game
 
-# Four seats each. The pair games start at 3 lives (a rig of lives only: the deal stays the
-# seed's) so that they end in about a hundred commits; every seat of theirs is human.
-GAMES = [("standard", [3], None), ("pairs", [], [3] * 4), ("pairs_extreme", [], [3] * 4)]
+# Four seats each. The pair games start at 2 lives (a rig of lives only: the deal stays the
+# seed's) so that they end in well under a hundred commits; every seat of theirs is human.
+GAMES = [("standard", [3], None), ("pairs", [], [2] * 4), ("pairs_extreme", [], [2] * 4)]
 
 
 @pytest.mark.asyncio
@@ -39,23 +39,20 @@ async def test_r23_r19_no_role_receives_a_hidden_card_or_an_open_windows_pass(
     for watcher in watchers:  # every socket saw the deal live and every batch after it
         seqs = {e["seq"] for c in watcher.captures if c.kind == EVENTS for e in c.payload}
         assert set(range(truth.started, truth.end + 1)) <= seqs, watcher.role
-    open_passes = {
-        c.source for c in before_end if c.kind == EVENTS and passes_in_open_window(truth, c)
-    }
-    assert {"GET events?after", "ws event"} <= open_passes  # R19 had something to judge
-    if not bots:  # every seat human: whoever was eliminated first kept receiving
+    judged = {c.source for c in before_end if c.kind == VIEW and in_open_window(truth, c)}
+    assert {"GET view", "ws view"} <= judged  # R19 had views of open windows to judge
+    if not bots and any(truth.moments[c.at].eliminated for c in before_end):
+        # every seat human: whoever was eliminated before the end kept receiving
         assert any(c.viewer in truth.moments[c.at].eliminated for c in before_end)
     if variant == "pairs_extreme":  # the partner's cards were shown, and that is no leak
         assert any(c.kind == VIEW and c.payload["partner_hand"] for c in before_end)
     assert_refusals_read_alike(truth, table.card_probes)
 
 
-def passes_in_open_window(truth: Truth, capture: Capture) -> bool:
-    """Whether `capture` holds a pass whose block window was still open when it arrived."""
-    window = truth.window(capture.at)
-    return window is not None and any(
-        e["type"] == "block_passed" and truth.window(e["seq"]) == window for e in capture.payload
-    )
+def in_open_window(truth: Truth, capture: Capture) -> bool:
+    """Whether the view `capture` shows a block window still open when it arrived."""
+    window = truth.window(capture.payload["seq"])
+    return window is not None and truth.window(capture.at) == window
 
 
 def assert_refusals_read_alike(truth: Truth, probes: list[tuple[int, str, int, str]]) -> None:
@@ -105,10 +102,17 @@ def planted(capture: Capture, card: str) -> Capture:
 
 
 def with_pass_of(capture: Capture, seat: int) -> Capture:
-    """The capture with `seat` shown on its first `block_passed` event."""
+    """The event list with `seat` shown as having passed: on its first `block_passed` event,
+    or on one added at the seq it was received (a window may hide passes as events)."""
     events = list(capture.payload)
-    i = next(i for i, e in enumerate(events) if e["type"] == "block_passed")
-    events[i] = {**events[i], "data": {**events[i]["data"], "seat": seat}}
+    passes = [i for i, e in enumerate(events) if e["type"] == "block_passed"]
+    if passes:
+        events[passes[0]] = {
+            **events[passes[0]],
+            "data": {**events[passes[0]]["data"], "seat": seat},
+        }
+    else:
+        events.append({"seq": capture.at, "type": "block_passed", "data": {"seat": seat}})
     return replace(capture, payload=events)
 
 
@@ -141,16 +145,11 @@ async def test_the_checker_flags_leaks_planted_in_a_clean_capture(
     as_pairs = Truth("pairs", truth.moments, truth.started)
     assert {leak.capture.viewer for leak in find_leaks(as_pairs, live)} >= {0, 1}
 
-    # R19: seat 1 passed, seats 2 and 3 have not; everyone but seat 1 and his partner saw
-    # the pass without its seat, and every view still awaited all three.
-    window = [
-        c
-        for c in live
-        if truth.window(c.at) is not None
-        and any(e["type"] == "block_passed" for e in (c.payload if c.kind == EVENTS else []))
-    ]
+    # R19: while the window is open, a pass shown with its seat is found (for all but the
+    # passer's partner), and so is a view whose `awaiting` leaves out seat 1.
+    window = [c for c in live if c.kind == EVENTS and truth.window(c.at) is not None]
     strangers = [c for c in window if c.viewer not in (0, 1)]
-    assert {c.role for c in strangers} >= {"seat2", "spectator socket", "bad-token socket"}
+    assert {c.role for c in strangers} >= {"anonymous", "seat2 socket", "bad-token socket"}
     for capture in strangers:
         assert [leak.what for leak in find_leaks(truth, [with_pass_of(capture, 1)])] == ["pass"]
     partner = next(c for c in window if c.viewer == 0)
