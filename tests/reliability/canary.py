@@ -23,7 +23,6 @@ SLOW = {"block_window_s": 3600, "turn_deadline_s": 86_400}  # no deadline fires 
 DEEP_EVERY = 25  # commits between the heavier reads (whole log, replays, transcript, markers)
 PROBE_EVERY = 10  # commits between illegal commands sent to read their error bodies
 ALL_CARDS = [f"C{n:02d}" for n in range(1, 41)]
-PROBE_CARDS_AT = (0, 10**9)  # the commits from which a human Kostič probes every card (once)
 
 
 @dataclass
@@ -147,7 +146,7 @@ class Canary:
         assert movers, f"nobody may act: {awaiting}"
         seat, chosen = self.script.pop(0) if self.script else (None, None)
         role = self.humans[seat] if chosen else self.rnd.choice(movers)
-        if role.view["phase"] == "play" and self.commits >= PROBE_CARDS_AT[len(self.probed)]:
+        if role.view["phase"] == "play" and not self.probed:  # the first human Kostič, once
             self.probe_cards(role)
         body = {"expected_seq": role.view["seq"], **(chosen or self.rnd.choice(role.view["legal"]))}
         answer = self.post(role, body, "POST commands", key=f"c{self.commits}")
@@ -156,6 +155,7 @@ class Canary:
     def probe_errors(self) -> None:
         """Illegal commands from a random role; their error bodies are payloads too."""
         role = self.rnd.choice(self.roles)
+        role.view = self.get(role, "", VIEW, "GET view")  # what is illegal for him right now
         other = self.rnd.choice([c for c in ALL_CARDS if c not in role.view["hand"]])
         bodies = [
             {"type": "pass"},

@@ -74,14 +74,17 @@ def no_celery(settings):
 @pytest_asyncio.fixture
 async def open_socket():
     """`await open_socket(gid, token=None)` → a connected WebsocketCommunicator through the whole
-    ASGI stack (origin check, token auth, channels_redis). Every socket is closed at the end."""
+    ASGI stack (origin check, token auth by header, channels_redis). Every socket is closed at
+    the end."""
     opened: list[WebsocketCommunicator] = []
 
     async def open_(gid: int, token: str | None = None) -> WebsocketCommunicator:
         from sejmi.asgi import application
 
-        path = f"/ws/games/{gid}/" + (f"?token={token}" if token else "")
-        sock = WebsocketCommunicator(application, path, headers=[(b"origin", b"http://localhost")])
+        headers = [(b"origin", b"http://localhost")]
+        if token is not None:  # API.md: the same auth as REST (no secret in the URL)
+            headers.append((b"authorization", f"Token {token}".encode()))
+        sock = WebsocketCommunicator(application, f"/ws/games/{gid}/", headers=headers)
         connected, code = await sock.connect(timeout=WS_TIMEOUT)
         assert connected, f"socket to game {gid} refused: {code}"
         opened.append(sock)

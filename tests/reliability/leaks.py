@@ -80,6 +80,7 @@ class Truth:
 
     def __init__(self, variant: str, moments: list[Moment], started: int | None) -> None:
         self.variant, self.moments, self.started = variant, moments, started
+        self.end = next((seq for seq, m in enumerate(moments) if m.ended), None)
 
     @classmethod
     def from_events(cls, events: Iterable[dict[str, Any]]) -> Truth:
@@ -105,10 +106,6 @@ class Truth:
         """From GET /api/games/{id}/export/: a header line, then one line per event."""
         lines = [json.loads(line) for line in text.splitlines() if line.strip()]
         return cls.from_events(lines[1:])
-
-    @property
-    def end(self) -> int | None:
-        return next((seq for seq, m in enumerate(self.moments) if m.ended), None)
 
     def sees(self, viewer: int | None) -> frozenset[int]:
         """The seats whose hands `viewer` may look into (R23)."""

@@ -5,25 +5,40 @@ no hidden card (R23), no pass shown while its block window is open (R19)."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import pytest
 from asgiref.sync import sync_to_async
+from canary import ALL_CARDS
 from leaks import EVENTS, REPLAY, TEXT, VIEW, Capture, Truth, find_leaks
 from watchers import play_to_end, watched_game
 
-# Four seats each. The pair games start at 2 lives (a rig of lives only: the deal stays the
-# seed's) so that they end in well under a hundred commits; every seat of theirs is human.
-GAMES = [("standard", [3], None), ("pairs", [], [2] * 4), ("pairs_extreme", [], [2] * 4)]
+
+def big_hands(seed: str) -> list[list[str]]:
+    """Nine cards a seat (dealt by `seed`), so only four lie in the draw pile: the discard pile
+    is reshuffled into it (R4) by the fifth turn, and the new pile is hidden too."""
+    cards = random.Random(seed).sample(ALL_CARDS, 36)
+    return [cards[seat::4] for seat in range(4)]
+
+
+# Four seats each. Standard as it comes (seat 3 the bot); the pair games, every seat human,
+# start at 2 lives so that they end in well under a hundred commits, and pairs (partners
+# opposite, who must not see each other's hands) deals big hands to get to a reshuffle.
+GAMES = {
+    "standard": ([3], None),
+    "pairs": ([], {"lives": [2] * 4, "hands": big_hands("pairs")}),
+    "pairs_extreme": ([], {"lives": [2] * 4}),
+}
 
 
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("variant, bots, lives", GAMES, ids=[v for v, *_ in GAMES])
+@pytest.mark.parametrize("variant", GAMES)
 async def test_r23_r19_no_role_receives_a_hidden_card_or_an_open_windows_pass(
-    variant, bots, lives, make_player, open_socket, no_throttles, no_celery, rigged
+    variant, make_player, open_socket, no_throttles, no_celery, rigged
 ):
-    rig = {"lives": lives} if lives else None
+    bots, rig = GAMES[variant]
     table, watchers = await watched_game(make_player, open_socket, variant, 4, bots=bots, rig=rig)
     await play_to_end(table, watchers)
     truth = await sync_to_async(table.truth)()
@@ -36,14 +51,19 @@ async def test_r23_r19_no_role_receives_a_hidden_card_or_an_open_windows_pass(
     kinds = {(c.role, c.kind) for c in before_end}
     for role in table.roles:  # every REST role read every kind of payload during the game
         assert {(role.name, k) for k in (VIEW, EVENTS, REPLAY, TEXT)} <= kinds, role.name
-    for watcher in watchers:  # every socket saw the deal live and every batch after it
+    for watcher in watchers:  # every socket saw the deal live and every batch after it...
         seqs = {e["seq"] for c in watcher.captures if c.kind == EVENTS for e in c.payload}
         assert set(range(truth.started, truth.end + 1)) <= seqs, watcher.role
+        last = [c.payload for c in watcher.captures if c.kind == VIEW][-1]
+        assert last["you"] == watcher.viewer, watcher.role  # ...as the viewer it stands for
     judged = {c.source for c in before_end if c.kind == VIEW and in_open_window(truth, c)}
     assert {"GET view", "ws view"} <= judged  # R19 had views of open windows to judge
     if not bots and any(truth.moments[c.at].eliminated for c in before_end):
         # every seat human: whoever was eliminated before the end kept receiving
         assert any(c.viewer in truth.moments[c.at].eliminated for c in before_end)
+    if rig and "hands" in rig:  # a new draw pile was made while roles were watching
+        assert any(e["type"] == "deck_reshuffled" for c in before_end if c.kind == EVENTS
+                   for e in c.payload)  # fmt: skip
     if variant == "pairs_extreme":  # the partner's cards were shown, and that is no leak
         assert any(c.kind == VIEW and c.payload["partner_hand"] for c in before_end)
     assert_refusals_read_alike(truth, table.card_probes)
