@@ -16,7 +16,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -120,20 +120,23 @@ def stop(proc: subprocess.Popen) -> None:
         proc.wait(timeout=5)
 
 
-def wait_http(base: str, proc: subprocess.Popen, timeout: float = 30) -> None:
+def wait_http(base: str, proc: subprocess.Popen, timeout: float = 30,
+              tail: Callable[[], str] = str) -> None:  # fmt: skip
+    """Wait until the server at `base` answers the lobby (benchmarks and the tests' live
+    servers); RuntimeError, with `tail()` (its log's end), if it exits or stays silent."""
     import httpx
 
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError(f"the server exited with {proc.returncode}")
+            raise RuntimeError(f"the server exited with {proc.returncode}: {tail()}")
         try:
             if httpx.get(f"{base}/api/games/", timeout=2).status_code == 200:
                 return
         except httpx.HTTPError:
             pass
         time.sleep(0.2)
-    raise RuntimeError(f"the server did not answer within {timeout} s")
+    raise RuntimeError(f"the server did not answer within {timeout} s: {tail()}")
 
 
 COMPOSE = ROOT / "docker-compose.yml"

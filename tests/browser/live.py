@@ -16,13 +16,13 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlparse
 
-import httpx
 import psycopg
+
+from bench.env import wait_http
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = ROOT / ".venv" / "bin" / "python"
@@ -133,24 +133,11 @@ class LiveService:
             )
         service = cls(f"http://127.0.0.1:{port}", process, admin, name, log)
         try:
-            service._wait(timeout)
+            wait_http(service.base, service.process, timeout, tail=service.tail)
         except BaseException:
             service.stop()
             raise
         return service
-
-    def _wait(self, timeout: float) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"uvicorn exited with {self.process.returncode}: {self.tail()}")
-            try:
-                if httpx.get(f"{self.base}/api/games/", timeout=2).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.2)
-        raise RuntimeError(f"the service did not answer within {timeout} s: {self.tail()}")
 
     def tail(self, lines: int = 40) -> str:
         try:

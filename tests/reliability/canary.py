@@ -133,7 +133,10 @@ class Canary:
             self.probe_errors()
         self.commits += 1
         if not tasks.sweep():
-            self.human_move(now["awaiting"])
+            # Who is awaited now, not at the poll: any command (an illegal probe too) first
+            # lets awaited bots act, as a late command first applies a timeout (issue 9).
+            awaiting = GameProjection.objects.get(game_id=self.gid).state["awaiting"]
+            self.human_move(awaiting)  # bookkeeping, no payload
         self.head = GameProjection.objects.get(game_id=self.gid).seq  # bookkeeping, no payload
         return True
 
@@ -151,6 +154,7 @@ class Canary:
         body = {"expected_seq": role.view["seq"], **(chosen or self.rnd.choice(role.view["legal"]))}
         answer = self.post(role, body, "POST commands", key=f"c{self.commits}")
         assert answer.status_code == 200, answer.content
+        role.view = answer.json()["view"]  # a sealed pass (R19) moves no seq: only his view knows
 
     def probe_errors(self) -> None:
         """Illegal commands from a random role; their error bodies are payloads too."""

@@ -6,10 +6,8 @@ Players come from tests/service/conftest.py's `register` (imported, not copied).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 
-import httpx
 import pytest
 import pytest_asyncio
 from asgiref.sync import sync_to_async
@@ -20,6 +18,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 from rest_framework.throttling import SimpleRateThrottle
 
+from bench.env import wait_http
 from tests.service.conftest import celery_deadline_worker, register  # noqa: F401 (a fixture)
 
 WS_TIMEOUT = 10  # seconds a websocket may take to connect (a busy 2-core machine)
@@ -120,7 +119,7 @@ def uvicorn_server(django_db_setup, django_db_blocker, tmp_path_factory) -> Iter
                    SEJMI_ALLOW_RIGGED="1", LOG_LEVEL="ERROR")  # fmt: skip
     base = f"http://127.0.0.1:{port}"
     try:
-        _wait_until_up(base, server, log)
+        wait_http(base, server, timeout=60, tail=lambda: log.read_text()[-2000:])
         yield base
     finally:
         stop(server)
@@ -131,16 +130,3 @@ def _venv_bin(name: str):
     from pathlib import Path
 
     return Path(sys.executable).parent / name
-
-
-def _wait_until_up(base: str, server, log, timeout: float = 60.0) -> None:
-    give_up = time.monotonic() + timeout
-    while time.monotonic() < give_up:
-        assert server.poll() is None, f"uvicorn exited: {log.read_text()[-2000:]}"
-        try:
-            if httpx.get(f"{base}/api/games/", timeout=2).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.2)
-    raise AssertionError(f"uvicorn did not answer in {timeout} s: {log.read_text()[-2000:]}")

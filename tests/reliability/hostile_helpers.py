@@ -17,10 +17,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import httpx
 from django.db import connection, connections
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
+
+from bench.env import wait_http
 
 ROOT = Path(__file__).resolve().parents[2]
 _names = itertools.count()
@@ -123,7 +124,8 @@ def live_server(log: Path) -> Iterator[str]:
         server = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
                                   start_new_session=True)  # fmt: skip
     try:
-        _wait(f"http://127.0.0.1:{port}", server, log)
+        wait_http(f"http://127.0.0.1:{port}", server, timeout=60,
+                  tail=lambda: log.read_text(errors="replace")[-2000:])  # fmt: skip
         yield f"ws://127.0.0.1:{port}"
     finally:
         os.killpg(server.pid, signal.SIGTERM)
@@ -132,17 +134,3 @@ def live_server(log: Path) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             os.killpg(server.pid, signal.SIGKILL)
             server.wait(timeout=5)
-
-
-def _wait(base: str, server: subprocess.Popen, log: Path, timeout: float = 60) -> None:
-    give_up = time.monotonic() + timeout
-    while time.monotonic() < give_up:
-        if server.poll() is not None:
-            raise RuntimeError(f"uvicorn exited: {log.read_text(errors='replace')[-2000:]}")
-        try:
-            if httpx.get(f"{base}/api/games/", timeout=2).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.2)
-    raise RuntimeError(f"uvicorn did not answer within {timeout} s")

@@ -26,6 +26,7 @@ EVERYONE_READS = {"*": "200 401 200 200 200 200", "missing": "404 401 404 404 40
 EXPECTED: dict[tuple[str, str], dict[str, str]] = {
     ("POST", "/api/auth/register/"): {"*": "201 401 201 201 201 201"},
     ("POST", "/api/auth/token/"): {"*": "200 401 200 200 200 200"},
+    ("POST", "/api/ws-ticket/"): {"*": "401 401 200 200 200 200"},  # any account, no game
     ("GET", "/api/games/"): {"*": "200 401 200 200 200 200"},
     ("POST", "/api/games/"): {"*": "401 401 201 201 201 201"},
     ("GET", "/api/replays/"): {"*": "200 401 200 200 200 200"},
