@@ -39,11 +39,6 @@ bench-engine: $(STAMP)
 bench-service: $(STAMP)
 	$(PY) -m bench.run --write-doc
 
-# The web page's budgets in headless Chromium: first render, websocket event, replay step, bytes.
-.PHONY: bench-web
-bench-web: $(STAMP)
-	$(PY) -m bench.web --write-doc
-
 # A 2,000-event game in a database of its own: replay/?at= over HTTP, verify_game wall time.
 .PHONY: bench-replays
 bench-replays: $(STAMP)
@@ -59,3 +54,20 @@ lint: $(STAMP)
 clean:
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -exec rm -rf {} +
 	rm -rf .pytest_cache .hypothesis .ruff_cache staticfiles
+
+# Many games on the real processes (uvicorn workers, Celery worker and beat, PostgreSQL, a Redis
+# of its own on port 6390), then the checks; figures in docs/RELIABILITY.md. BENCH_ARGS adds
+# flags, e.g. BENCH_ARGS="--games 50 --duration 60" (python -m bench.load --help).
+.PHONY: bench-load bench-faults bench-nodes
+bench-load: $(STAMP)
+	$(PY) -m bench.load --write-doc $(BENCH_ARGS)
+
+# The same under faults: kill -9 of the Celery worker, a Redis restart, kill -9 of a web
+# worker, a quarter of the sockets cut.
+bench-faults: $(STAMP)
+	$(PY) -m bench.load --faults all --write-doc $(BENCH_ARGS)
+
+# Two web nodes behind HAProxy (bench/haproxy.cfg; `apt-get install haproxy`), two Celery
+# workers and one beat: spectators on node a see commands sent through node b.
+bench-nodes: $(STAMP)
+	$(PY) -m bench.load --nodes 2 --write-doc $(BENCH_ARGS)

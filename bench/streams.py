@@ -1,0 +1,166 @@
+"""One viewer's websocket stream of one game, across reconnects, and its seq checks.
+
+A stream connects to `/ws/games/{id}/` (a player with `Authorization: Token`, a spectator
+anonymously), keeps the latest view, and records every event seq in arrival order. On a
+reconnect it sends `{"type": "resync", "after": <last event seq received>}` as the README says
+a client does. Checks, per socket (each event is the previous + 1, the resync answer starting
+after `after`) and per stream (every seq from the first view's to the game's last arrived, none
+twice): a gap or a duplicate is counted, never hidden.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from dataclasses import dataclass, field
+
+from websockets.asyncio.client import connect
+from websockets.exceptions import WebSocketException
+
+from bench.fanout import parse
+
+RECONNECTS_MAX = 50  # per stream: a stream that cannot stay connected gives up and says so
+
+
+@dataclass
+class Stream:
+    game: int
+    url: str
+    headers: dict[str, str]
+    player: bool  # players parse whole views (they need `legal`); spectators read seqs only
+    first: int | None = None  # seq of the first view ever received
+    last: int = 0  # highest event seq received
+    received: list[int] = field(default_factory=list)  # event seqs in arrival order
+    view: dict | None = None  # latest whole view (players)
+    view_seq: int = -1
+    view_times: dict[int, float] = field(default_factory=dict)  # view seq -> arrival
+    socket_gaps: int = 0  # an event past the socket's previous + 1
+    socket_dups: int = 0  # an event at or below the socket's previous
+    connects: int = 0
+    drops: int = 0  # the connection ended while the stream was wanted
+    resyncs: int = 0  # sent after a reconnect
+    stall_resyncs: int = 0  # sent by the observer: the socket fell silent behind the game
+    gave_up: str | None = None
+    last_frame: float = field(default_factory=time.monotonic)
+    behind_since: float | None = None  # the observer's: when it first saw this stream behind
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    ws: object | None = None
+    closing: bool = False
+    _sock_last: int = 0
+
+    # --- frames ---------------------------------------------------------------------------
+
+    async def _on_frame(self, ws, frame: str, fresh: bool) -> None:
+        now = time.monotonic()
+        self.last_frame = now
+        kind, seq = parse(frame)
+        if kind == "event":
+            if seq != self._sock_last + 1:
+                self.socket_dups += seq <= self._sock_last
+                self.socket_gaps += seq > self._sock_last + 1
+            self._sock_last = max(self._sock_last, seq)
+            self.received.append(seq)
+            self.last = max(self.last, seq)
+            return
+        if kind != "view":
+            raise RuntimeError(f"unexpected frame on game {self.game}: {frame[:200]}")
+        if fresh:  # the first frame of a socket: the view as of connecting
+            if self.first is None:
+                self.first = self.last = seq
+                self._sock_last = seq
+            elif seq > self.last:
+                self._sock_last = self.last  # the resync answer starts after it
+                self.resyncs += 1
+                await ws.send(json.dumps({"type": "resync", "after": self.last}))
+            else:
+                self._sock_last = seq
+        if seq >= self.view_seq:
+            self.view_seq = seq
+            self.view_times[seq] = now
+            if len(self.view_times) > 64:
+                del self.view_times[min(self.view_times)]
+            if self.player:
+                self.view = json.loads(frame)["view"]
+        self.changed.set()
+
+    async def resync(self) -> bool:
+        """Ask the open socket for everything after the last event received (the observer's
+        stall remedy, as a user reloading the page). False when no socket is open."""
+        ws = self.ws
+        if ws is None:
+            return False
+        self._sock_last = self.last
+        self.stall_resyncs += 1
+        try:
+            await ws.send(json.dumps({"type": "resync", "after": self.last}))
+        except WebSocketException:
+            return False
+        return True
+
+    # --- the connection, kept open until `close` --------------------------------------------
+
+    async def run(self, connected: asyncio.Event | None = None) -> None:
+        backoff = 0.2
+        while not self.closing and self.connects < RECONNECTS_MAX:
+            try:
+                async with connect(self.url, additional_headers=self.headers, open_timeout=30,
+                                   ping_interval=None, close_timeout=2,
+                                   max_size=2**22) as ws:  # fmt: skip
+                    self.ws, self.connects, fresh = ws, self.connects + 1, True
+                    async for frame in ws:
+                        await self._on_frame(ws, frame, fresh)
+                        if fresh and connected is not None:
+                            connected.set()
+                        fresh, backoff = False, 0.2
+            except (OSError, TimeoutError, WebSocketException):
+                pass
+            self.ws = None
+            if self.closing:
+                return
+            self.drops += 1
+            await asyncio.sleep(backoff * random.uniform(0.5, 1.5))  # as the table page backs off
+            backoff = min(backoff * 2, 3.0)
+        if not self.closing:
+            self.gave_up = f"{self.connects} connections"
+
+    def drop(self) -> bool:
+        """Cut the TCP connection under the socket, with no close frame (a network drop)."""
+        ws = self.ws
+        if ws is None:
+            return False
+        ws.transport.abort()
+        return True
+
+    async def close(self) -> None:
+        self.closing = True
+        if self.ws is not None:
+            await self.ws.close()
+
+    # --- waiting and checking ---------------------------------------------------------------
+
+    async def newer(self, seq: int, timeout: float) -> bool:
+        """Wait until a view past `seq` has arrived (False after `timeout` s)."""
+        deadline = time.monotonic() + timeout
+        while self.view_seq <= seq:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            self.changed.clear()
+            try:
+                await asyncio.wait_for(self.changed.wait(), timeout=left)
+            except TimeoutError:
+                return False
+        return True
+
+    def check(self, final: int) -> dict[str, int]:
+        """Against the game's last seq: seqs missing, seqs that came twice or more, and the
+        per-socket order violations."""
+        if self.first is None:
+            return {"never_connected": 1}
+        got = set(self.received)
+        expected = range(self.first + 1, final + 1)
+        return {"missing": sum(s not in got for s in expected),
+                "duplicated": len(self.received) - len(got),
+                "socket_gaps": self.socket_gaps, "socket_dups": self.socket_dups}  # fmt: skip
