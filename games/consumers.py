@@ -13,17 +13,16 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from games import selectors
+from games import selectors, services
 from games.codec import state_from_json
 from games.engine import Event, GameState, redact_event, view_for
 from games.engine.errors import Code
 from games.errors import ApiError
 from games.models import GameEvent
 from games.notify import group_name
+from games.socket_frames import FrameError, SocketCommand, read_frame
 
 NOT_FOUND = 4404  # the close code of an unknown game or path (README, Live stream)
-MAX_FRAME = 64 * 1024  # characters; a resync is a few dozen (HTTP bodies: 64 KiB too)
-RESYNC_HELP = 'send {"type": "resync", "after": <seq>}'
 
 BATCHES: OrderedDict[tuple[int, int], tuple[dict[str, Any], GameState]] = OrderedDict()
 
@@ -52,29 +51,6 @@ def _frames(game_id: int, seq: int, viewer: int | None, after: int) -> tuple[str
     view = {"id": game_id, "seq": seq, **view_for(state, viewer), "deadline": message["deadline"]}
     frames.append(json.dumps({"type": "view", "view": view}))
     return tuple(frames)
-
-
-def resync_after(text: str | None) -> int:
-    """The `after` of a resync frame; ValueError (its message for the client) for anything
-    else: binary, too long, not JSON, nested past the parser's stack, another shape."""
-    if text is None:
-        raise ValueError(f"text frames only: {RESYNC_HELP}")
-    if len(text) > MAX_FRAME:
-        raise ValueError(f"frames are at most {MAX_FRAME} characters: {RESYNC_HELP}")
-    try:
-        message = json.loads(text)
-    except RecursionError:
-        raise ValueError(f"nested too deeply: {RESYNC_HELP}") from None
-    except ValueError:
-        raise ValueError(f"unreadable JSON: {RESYNC_HELP}") from None
-    if not isinstance(message, dict) or message.get("type") != "resync":
-        raise ValueError(RESYNC_HELP)
-    after = message.get("after")
-    if isinstance(after, bool) or not isinstance(after, int):
-        raise ValueError(RESYNC_HELP)
-    if after < 0:
-        raise ValueError(f"after is a seq, 0 or more: {RESYNC_HELP}")
-    return after
 
 
 async def close_as_not_found(consumer: AsyncWebsocketConsumer) -> None:
@@ -127,14 +103,20 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """A resync: every event after `after` this socket has not sent, in seq order, then the
-        view; anything else gets an `invalid` error, and the socket stays."""
+        """A resync or a command (games.socket_frames); anything else gets an `invalid` error,
+        and the socket stays."""
         try:
-            after = resync_after(text_data)
-        except ValueError as bad:
-            error = {"code": Code.INVALID, "message": str(bad)}
-            await self._send({"type": "error", "error": error})
+            request = read_frame(text_data)
+        except FrameError as bad:
+            await self._send(bad.payload())
             return
+        if isinstance(request, SocketCommand):
+            await self._send(await database_sync_to_async(self._command)(request))
+        else:
+            await self._resync(request.after)
+
+    async def _resync(self, after: int) -> None:
+        """Every event after `after` this socket has not sent, in seq order, then the view."""
         # Not sent yet: what precedes the run (a client that loaded before this socket opened)
         # and what follows it. One read, at one projection.
         spans = ((after, self.first_sent - 1), (max(after, self.last_sent), None))
@@ -143,6 +125,23 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self._send({"type": "view", "view": view})
         self.first_sent = min(self.first_sent, after + 1)
         self.last_sent = max(self.last_sent, view["seq"])  # an `after` past it: the client's word
+
+    def _command(self, request: SocketCommand) -> dict[str, Any]:
+        """The REST command's service call, with the frame's id as its Idempotency-Key. The
+        ack is sent once it committed; its events and view reach every socket (this one too)
+        through the group, as any other command's do."""
+        try:
+            if not getattr(self.user, "is_authenticated", False):
+                raise ApiError(Code.FORBIDDEN, "sign in and take a seat to send commands")
+            answer = services.game_command(user=self.user, game_id=self.game_id,
+                                           body=request.body, key=request.id)  # fmt: skip
+        except ApiError as err:
+            spectator = err.code is Code.NOT_YOUR_TURN and (
+                selectors.seat_in(self.game_id, self.user) is None)  # fmt: skip
+            if spectator:
+                err = ApiError(Code.FORBIDDEN, "spectators cannot send commands")
+            return {"type": "error", "id": request.id, **err.body()}
+        return {"type": "ack", "id": request.id, "seq": answer["seq"]}
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels closes old DB connections before every message (a hop to the sync thread);

@@ -26,6 +26,11 @@ def seat_of(state: GameState, user) -> int | None:
     return None
 
 
+def seat_in(game_id: int, user) -> int | None:
+    """The caller's seat in game `game_id` now (None: a spectator)."""
+    return seat_of(current(game_id)[1], user)
+
+
 def game_view(game_id: int, state: GameState, user, *, seq: int,
               deadline: datetime | None, replay: bool = False,
               reveal: bool = False) -> dict[str, Any]:  # fmt: skip

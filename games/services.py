@@ -51,6 +51,7 @@ from games.selectors import game_view, seat_of
 
 log = logging.getLogger(__name__)
 
+MAX_KEY_LENGTH = 200  # an Idempotency-Key, or a socket command's id (the same thing)
 Decision = Callable[[GameState, bytes], tuple[list[Event], GameState]]
 
 
@@ -91,9 +92,10 @@ def game_join(*, user, game_id: int, seat: Any = None) -> Committed:
 
 
 def game_command(*, user, game_id: int, body: Any, key: str | None) -> dict[str, Any]:
-    """A seat's command (API.md). Returns {"seq", "view"}. With a key, the first answer that
-    landed is stored (per user and game) and returned to every retry, which appends nothing;
-    the same key with another body → idempotency_mismatch. A refused command stores nothing."""
+    """A seat's command (API.md), over REST or the socket. Returns {"seq", "view"}. With a
+    key, the first answer that landed is stored (per user and game) and returned to every
+    retry over either path, which appends nothing; the same key with another body →
+    idempotency_mismatch. A refused command stores nothing."""
     if not isinstance(body, dict):
         raise ApiError(Code.INVALID, "the body is a JSON object")
     expected = body.get("expected_seq")
@@ -101,6 +103,8 @@ def game_command(*, user, game_id: int, body: Any, key: str | None) -> dict[str,
         raise ApiError(
             Code.INVALID, "expected_seq (the last seq you saw) is a required whole number"
         )
+    if key is not None and not (1 <= len(key) <= MAX_KEY_LENGTH and key.isprintable()):
+        raise ApiError(Code.INVALID, f"Idempotency-Key: 1..{MAX_KEY_LENGTH} printable characters")
     request_hash = hashlib.sha256(canonical_json(body).encode()).hexdigest()
     if key is not None:
         stored = _stored_answer(user, game_id, key, request_hash)

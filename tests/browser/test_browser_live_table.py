@@ -58,6 +58,9 @@ def test_two_browsers_play_block_and_duel_while_a_third_watches(make_player, ope
     spectator = Spectator(s, open_table(s, gid))
     assert spectator.seq == eva.view(gid)["seq"]
     assert not pile(s, "#hand"), "a spectator holds no hand"
+    posted = []  # REST commands: none while the socket is open (API.md, Commands over the socket)
+    for page in (a, b):
+        page.on("request", lambda r: posted.append(r.url) if "/commands/" in r.url else None)
 
     # A play: Eva, C25's green LOSE_1 on Jan.
     assert set(pile(a, "#hand")) == {"C25", "C33", "C34"}
@@ -94,3 +97,4 @@ def test_two_browsers_play_block_and_duel_while_a_third_watches(make_player, ope
     assert pile(s, "#discard") == ["C25", "C29", "C01"]
     assert not s.locator("#hand [data-card]").count()
     assert pending == ["C25"], "the pending card is marked once (a card reference: no data-card)"
+    assert posted == [], "every move went over the open websocket"

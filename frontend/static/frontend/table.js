@@ -1,5 +1,6 @@
 // The live table (/games/{id}/): the view and the log over REST, then the websocket
-// /ws/games/{id}/ (API.md, Live stream); commands over REST. Only the public API is used.
+// /ws/games/{id}/ (API.md, Live stream); commands over that socket while it is open, over
+// REST otherwise, with the same Idempotency-Key. Only the public API is used.
 
 import { Actor } from "./act.js";
 import { api } from "./api.js";
@@ -71,10 +72,7 @@ async function sendCommand(body, retried = false) {
   showError(null);
   const shown = view;
   try {
-    const answer = await api(`/api/games/${gameId}/commands/`, {
-      method: "POST", body: { expected_seq: shown.seq, ...body }, key: uuid(),
-    });
-    show(answer.view);
+    await submit({ expected_seq: shown.seq, ...body });
   } catch (error) {
     if (!["stale_seq", "not_your_turn", "illegal_move", "game_over"].includes(error.code)) {
       return showError(error);
@@ -88,6 +86,47 @@ async function sendCommand(body, retried = false) {
     if (again) return sendCommand(body, true);
     showError(error);
   }
+}
+
+/** Send a command over the open socket (its events and view come as everyone's do); when
+ * the socket is gone or silent, the same request over REST, under the same key: if the
+ * socket's copy landed, the service answers with it and appends nothing. */
+async function submit(command) {
+  const key = uuid();
+  if (socket?.readyState === WebSocket.OPEN) {
+    try {
+      return await overSocket(socket, key, command);
+    } catch (error) {
+      if (error.code) throw error; // the service's answer, not a lost socket
+    }
+  }
+  const answer = await api(`/api/games/${gameId}/commands/`, { method: "POST", body: command, key });
+  show(answer.view);
+}
+
+const ACK_WAIT_MS = 5000;
+const pending = new Map(); // command id → {resolve, reject, timer}
+
+function overSocket(ws, id, command) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => settle(id, null, new Error("no answer")), ACK_WAIT_MS);
+    pending.set(id, { resolve, reject, timer });
+    ws.send(JSON.stringify({ type: "command", id, command }));
+  });
+}
+
+/** Answer a waiting command: `error` is an API error ({code, message}) or a lost socket. */
+function settle(id, ack, error) {
+  const waiting = pending.get(id);
+  if (!waiting) return;
+  pending.delete(id);
+  clearTimeout(waiting.timer);
+  if (error) waiting.reject(error);
+  else waiting.resolve(ack);
+}
+
+function socketLost() {
+  [...pending.keys()].forEach((id) => settle(id, null, new Error("socket closed")));
 }
 
 function addEvents(events) {
@@ -125,6 +164,10 @@ function onMessage(message) {
     if (log.missing && asked !== log.lastSeq) resync(socket);
   } else if (data.type === "view") {
     show(data.view);
+  } else if (data.type === "ack") {
+    settle(data.id, data, null);
+  } else if (data.type === "error" && data.id) {
+    settle(data.id, null, data.error);
   }
 }
 
@@ -140,7 +183,9 @@ function connect() {
   };
   ws.onmessage = onMessage;
   ws.onclose = (e) => {
-    if (socket !== ws || e.code === 4404) return;
+    if (socket !== ws) return;
+    socketLost();
+    if (e.code === 4404) return;
     reconnectLater();
   };
 }
@@ -160,6 +205,7 @@ function drop() {
     ws.onclose = ws.onmessage = null;
     ws.close();
   }
+  socketLost();
   reconnectLater();
 }
 

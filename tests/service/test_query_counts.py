@@ -1,0 +1,65 @@
+"""The SQL statements of the hot paths, pinned (issue 11: a regression must fail a test, not only
+a benchmark). Each number is written out statement by statement; a change that adds one must
+say here why it is worth it."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games import services
+from tests.service.test_websockets import PLAY, table  # noqa: F401 (fixture)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+VIEW = ["token and user", "projection"]
+COMMAND = [
+    "idempotency: a stored answer?",
+    "BEGIN",
+    "projection, FOR UPDATE",
+    "INSERT the events",
+    "UPDATE the projection",
+    "INSERT the idempotent answer",
+    "COMMIT",
+]
+REST_COMMAND = ["token and user", *COMMAND]
+
+
+def statements(call) -> list[str]:
+    with CaptureQueriesContext(connection) as captured:
+        call()
+    return [q["sql"] for q in captured.captured_queries]
+
+
+def test_a_rest_view_is_two_statements(table):
+    sql = statements(lambda: table.seats[0].get(f"/api/games/{table.gid}/"))
+    assert len(sql) == len(VIEW), sql
+
+
+def test_a_rest_command_is_eight_statements_and_one_transaction(table):
+    seq = table.seats[0].get(f"/api/games/{table.gid}/").json()["seq"]
+    answer = None
+
+    def post() -> None:
+        nonlocal answer
+        answer = table.seats[0].post(f"/api/games/{table.gid}/commands/",
+                                     {"expected_seq": seq, **PLAY}, format="json",
+                                     HTTP_IDEMPOTENCY_KEY="q1")  # fmt: skip
+
+    sql = statements(post)
+    assert answer is not None and answer.status_code == 200, answer.content
+    assert len(sql) == len(REST_COMMAND), sql
+    assert [s for s in sql if s in ("BEGIN", "COMMIT")] == ["BEGIN", "COMMIT"]
+
+
+def test_a_socket_command_is_the_service_call_without_the_token_lookup(table):
+    """Over the socket the user was authenticated once, at connect: the command is the service
+    call alone (games.consumers.GameConsumer._command)."""
+    user = get_user_model().objects.get(username=table.seats[0].username)
+    seq = table.seats[0].get(f"/api/games/{table.gid}/").json()["seq"]
+    body = {"expected_seq": seq, **PLAY}
+    sql = statements(lambda: services.game_command(user=user, game_id=table.gid, body=body,
+                                                   key="s1"))  # fmt: skip
+    assert len(sql) == len(COMMAND), sql
