@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 
 from bench import env
 
-PARTS = ("appends", "http", "fanout")
+PARTS = ("appends", "http", "socket", "fanout")
 
 
 def _args(argv: list[str] | None) -> argparse.Namespace:
@@ -32,7 +32,9 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--write-doc", action="store_true", help="update docs/PERFORMANCE.md")
     parser.add_argument("--json", help="also write the raw figures to this file")
     parser.add_argument("--http-seconds", type=float, default=25)
-    parser.add_argument("--spectators", type=int, default=500)
+    parser.add_argument("--socket-seconds", type=float, default=25)
+    parser.add_argument("--many-games", type=int, default=200, help="the last socket phase")
+    parser.add_argument("--spectators", type=int, default=2000)
     args = parser.parse_args(argv)
     args.only = [p for p in args.only.split(",") if p]
     if set(args.only) - set(PARTS):
@@ -59,6 +61,8 @@ def main(argv: list[str] | None = None) -> dict:
             result["appends"] = appends.run()
         if "http" in args.only:
             result["http"] = _http(args)
+        if "socket" in args.only:
+            result["socket"] = _socket(args)
         if "fanout" in args.only:
             result["fanout"] = _fanout(args)
     finally:
@@ -81,6 +85,25 @@ def _http(args: argparse.Namespace) -> dict:
             Phase("paced", 2000, seconds=s)])  # fmt: skip
     return {"games": len(seated), "players": sum(map(len, seated)), "warmup_s": WARMUP_S,
             "phases": phases}  # fmt: skip
+
+
+def _socket(args: argparse.Namespace) -> dict:
+    from bench import socket_moves
+    from bench.socket_moves import Phase
+
+    s = args.socket_seconds
+    seated = socket_moves.tables(max(50, args.many_games))
+    print("moves over the socket ...", flush=True)
+    bare = [socket_moves.bare_commit_ms()]
+    with env.server() as server:
+        phases = socket_moves.run(server, seated, [
+            Phase("one game at a time", 0, games=1, seconds=s / 2),
+            Phase("flat out", 0, games=50, seconds=s),
+            Phase("paced", 2000, games=50, seconds=s),
+            Phase("paced", 2000, games=args.many_games, seconds=s)])  # fmt: skip
+    bare.append(socket_moves.bare_commit_ms())
+    return {"players": sum(map(len, seated)), "warmup_s": socket_moves.WARMUP_S,
+            "bare_commit": bare, "phases": phases}  # fmt: skip
 
 
 FANOUT_VARIANTS = [  # (label, uvicorn's --ws-per-message-deflate; None: as shipped)
