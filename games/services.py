@@ -106,10 +106,10 @@ def game_command(*, user, game_id: int, body: Any, key: str | None) -> dict[str,
     if key is not None and not (1 <= len(key) <= MAX_KEY_LENGTH and key.isprintable()):
         raise ApiError(Code.INVALID, f"Idempotency-Key: 1..{MAX_KEY_LENGTH} printable characters")
     request_hash = hashlib.sha256(canonical_json(body).encode()).hexdigest()
-    if key is not None:
-        stored = _stored_answer(user, game_id, key, request_hash)
-        if stored is not None:
-            return stored
+    # No read of stored answers first: a retry of a command that landed is refused by the
+    # engine (its expected_seq is stale, or its seat has answered: R26), and a spent key on a
+    # command that would land collides with the unique row: either way the stored answer
+    # (or idempotency_mismatch) is looked up below, and the first try costs no query.
     command = _parse(body)
 
     def decide(state: GameState, seed: bytes) -> tuple[list[Event], GameState]:
@@ -126,7 +126,7 @@ def game_command(*, user, game_id: int, body: Any, key: str | None) -> dict[str,
 
     try:
         _commit(game_id, decide, expected_seq=expected, then=remember, deadline_first=True)
-    except ApiError:
+    except ApiError:  # refused, or the key's unique row collided (_lost_race)
         if key is None:
             raise
         stored = _stored_answer(user, game_id, key, request_hash)

@@ -66,6 +66,33 @@ def test_the_same_key_with_another_body_is_an_idempotency_mismatch(make_player):
 
 
 @pytest.mark.django_db
+def test_a_key_reused_for_a_command_that_would_land_is_a_mismatch_and_appends_nothing(make_player):
+    """The unique (user, game, key) row is the guard, not a read before the command: a body
+    that is legal now, under a key already spent, is refused and leaves nothing behind."""
+    table = open_table(make_player, 2)
+    kostic, body = kostic_and_play(table)
+    assert send(table.seats[kostic], table.gid, body, key="spent").status_code == 200
+    for _ in range(60):
+        view = table.seats[0].get(table.url()).json()
+        assert view["status"] == "active"
+        seat = next(s for s in view["awaiting"]
+                    if table.seats[s].get(table.url()).json()["legal"])  # fmt: skip
+        mine = table.seats[seat].get(table.url()).json()
+        again = {"expected_seq": mine["seq"], **mine["legal"][0]}
+        if seat == kostic:
+            count = event_count(table.gid)
+            answer = send(table.seats[kostic], table.gid, again, key="spent")
+            assert answer.status_code == 422, answer.content
+            assert answer.json()["error"]["code"] == "idempotency_mismatch"
+            assert event_count(table.gid) == count
+            assert table.seats[kostic].get(table.url()).json()["legal"] == mine["legal"]
+            assert send(table.seats[kostic], table.gid, again, key="fresh").status_code == 200
+            return
+        assert send(table.seats[seat], table.gid, again).status_code == 200
+    raise AssertionError("the first player was never asked again")
+
+
+@pytest.mark.django_db
 def test_keys_belong_to_one_user(make_player):
     """Another seat's command under the same key is its own command, not the first answer."""
     table = open_table(make_player, 3)
