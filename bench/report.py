@@ -154,7 +154,8 @@ def socket_md(w: dict) -> list[str]:
 
 def fanout_md(runs: list[dict]) -> list[str]:
     lines = [
-        "One game of 4 players (HTTP clients); anonymous spectators on `/ws/games/{id}/`; "
+        "One game of 4 players (HTTP clients); anonymous spectators on `/ws/games/{id}/`, "
+        "spread over several client processes (the count is beside the spectators); "
         "time from sending a command's POST to the last spectator receiving the `view` of its "
         "seq; commands one after another (with fewer than 100 commands, p99 is the slowest).",
         "",
@@ -164,7 +165,8 @@ def fanout_md(runs: list[dict]) -> list[str]:
     ]  # fmt: skip
     for f in runs:
         lines.append(
-            f"| {f['variant']} | {f['spectators']} | {f['commands']} "
+            f"| {f['variant']} | {f['spectators']} ({f.get('client_processes', 1)}) "
+            f"| {f['commands']} "
             f"| {f['last_delivery_ms_p50']} ms | **{f['last_delivery_ms_p99']}** "
             f"| {f['last_delivery_ms_max']} | {f['post_ms_p50']} "
             f"| {f['commands_without_full_delivery']} | {f['spectators_with_gaps']} / "
