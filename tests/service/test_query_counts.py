@@ -14,7 +14,7 @@ from tests.service.test_websockets import PLAY, table  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-VIEW = ["token and user", "projection"]
+VIEW = ["projection"]  # the token's user is remembered by the web process (games.authentication)
 COMMAND = [  # no read of stored answers first: the unique row guards a spent key (services)
     "BEGIN",
     "projection, FOR UPDATE",
@@ -23,7 +23,7 @@ COMMAND = [  # no read of stored answers first: the unique row guards a spent ke
     "INSERT the idempotent answer",
     "COMMIT",
 ]
-REST_COMMAND = ["token and user", *COMMAND]
+REST_COMMAND = COMMAND
 
 
 def statements(call) -> list[str]:
@@ -32,12 +32,12 @@ def statements(call) -> list[str]:
     return [q["sql"] for q in captured.captured_queries]
 
 
-def test_a_rest_view_is_two_statements(table):
+def test_a_rest_view_is_one_statement(table):
     sql = statements(lambda: table.seats[0].get(f"/api/games/{table.gid}/"))
     assert len(sql) == len(VIEW), sql
 
 
-def test_a_rest_command_is_seven_statements_and_one_transaction(table):
+def test_a_rest_command_is_six_statements_and_one_transaction(table):
     seq = table.seats[0].get(f"/api/games/{table.gid}/").json()["seq"]
     answer = None
 
@@ -53,12 +53,35 @@ def test_a_rest_command_is_seven_statements_and_one_transaction(table):
     assert [s for s in sql if s in ("BEGIN", "COMMIT")] == ["BEGIN", "COMMIT"]
 
 
-def test_a_socket_command_is_the_service_call_without_the_token_lookup(table):
+def test_a_socket_command_is_the_service_call_alone(table):
     """Over the socket the user was authenticated once, at connect: the command is the service
-    call alone (games.consumers.GameConsumer._command)."""
+    call alone (games.consumers.GameConsumer._command), as a REST command with its token's
+    user remembered."""
     user = get_user_model().objects.get(username=table.seats[0].username)
     seq = table.seats[0].get(f"/api/games/{table.gid}/").json()["seq"]
     body = {"expected_seq": seq, **PLAY}
     sql = statements(lambda: services.game_command(user=user, game_id=table.gid, body=body,
                                                    key="s1"))  # fmt: skip
     assert len(sql) == len(COMMAND), sql
+
+
+def test_a_deleted_token_or_a_deactivated_user_is_refused_at_once(table):
+    """The remembered token is forgotten when it is deleted or its user saved (this process;
+    others within games.authentication.TOKEN_MEMORY_S)."""
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    url = f"/api/games/{table.gid}/"
+    keys = [Token.objects.get(user__username=c.username).key for c in table.seats[:2]]
+    clients = []
+    for key in keys:
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+        assert client.get(url).json()["you"] is not None  # remembered now
+        clients.append(client)
+    Token.objects.filter(key=keys[0]).first().delete()
+    assert clients[0].get(url).status_code == 401
+    user = Token.objects.get(key=keys[1]).user
+    user.is_active = False
+    user.save()
+    assert clients[1].get(url).status_code == 401
