@@ -29,6 +29,7 @@ FIRST_ROLL, RESOLVE, DRAW, TURN_END, BETWEEN, ENDING = (
     "ending",
 )
 MAX_LIVES = 6
+MAX_SEATS = 6
 
 
 @dataclass(slots=True)
