@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .cards import DUEL, Card, Deck
+from .cards import COLOURS, DUEL, Card, Deck
 from .commands import BET_VALUES, Bet, Block, ChooseNeighbor, Command, Handoff, Pass, Play
 from .rules import CONDITION_TEXT, NEEDS_OTHER_PLAYER, TABLE_WIDE, meets_condition, scopes_for
 from .state import (
@@ -24,6 +24,8 @@ from .state import (
     PLAY,
     GameState,
 )
+
+PASS = Pass()  # commands are frozen, so one of each may be shared
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,9 +99,17 @@ def legal_blocks(s: GameState, seat: int) -> list[Block]:
     hand = s.hands[seat]
     if len(hand) < 2:
         return []
-    colour = s.pending.effect.colour  # type: ignore[union-attr]
-    deck = s.deck
-    return [Block(c) for c in hand if deck.card(c).has_colour(colour)]
+    blocks = _deck_blocks(s.deck)[s.pending.effect.colour]  # type: ignore[union-attr]
+    return [blocks[c] for c in hand if c in blocks]
+
+
+@lru_cache(maxsize=64)
+def _deck_blocks(deck: Deck) -> dict[str, dict[str, Block]]:
+    """By colour, a Block of each card that has it (shared, as they are frozen)."""
+    return {
+        colour: {c.id: Block(c.id) for c in deck.cards if c.has_colour(colour)}
+        for colour in COLOURS
+    }
 
 
 def legal_bets(s: GameState) -> list[Bet]:
@@ -126,7 +136,7 @@ def legal_commands(s: GameState, seat: int | None) -> list[Command]:
     if phase == PLAY:
         return list(legal_plays(s, seat))
     if phase == BLOCK:
-        return [Pass(), *legal_blocks(s, seat)]
+        return [PASS, *legal_blocks(s, seat)]
     if phase == CHOOSE_NEIGHBOR:
         return [ChooseNeighbor(n) for n in s.pending.neighbor_options]  # type: ignore[union-attr]
     if phase == BET:
