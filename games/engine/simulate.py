@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from .bots import BOTS
-from .decide import execute, new_game
+from .decide import execute_in_place, new_game
 from .evolve import fold
 from .state import ACTIVE
 
@@ -46,8 +46,10 @@ def play_game(
         if state.status != ACTIVE:
             break
         seat = state.awaiting[0]
-        new, state = execute(state, seats[seat].choose(state, seat), actor=seat, seed=seed)
-        count += len(new)
+        # This loop owns `state` (nobody else sees it), so it is changed in place, not copied.
+        count += len(
+            execute_in_place(state, seats[seat].choose(state, seat), actor=seat, seed=seed)
+        )
     else:
         raise RuntimeError(f"game did not end within {max_commands} commands")
     names = [bots[seat % len(bots)] for seat in range(players)]
