@@ -41,12 +41,27 @@ def new_game(
     Bot seats (option `bots`) are seated at once, and a game of bots only starts at once;
     players take the other seats with Join. Raises IllegalCommand(Code.INVALID) for bad settings.
     """
+    return start_game(seats=seats, seed=seed, variant=variant, options=options, deck=deck, rig=rig)[
+        0
+    ]
+
+
+def start_game(
+    *,
+    seats: int,
+    seed: bytes,
+    variant: str = "standard",
+    options: dict | None = None,
+    deck: Deck | None = None,
+    rig: dict | None = None,
+) -> tuple[list[Event], GameState]:
+    """Like `new_game`, and also the state its events fold into (so callers need not refold)."""
     events = creation_events(
         seats=seats, seed=seed, variant=variant, options=options, deck=deck, rig=rig
     )
     work = fold(events)
     _take(work, events, [], seed)
-    return events
+    return events, work
 
 
 def decide(s: GameState, command: Command, *, actor: int | None = None, seed: bytes) -> list[Event]:

@@ -9,8 +9,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from .bots import BOTS
-from .decide import execute_in_place, new_game
-from .evolve import fold
+from .decide import execute_in_place, start_game
 from .state import ACTIVE
 
 
@@ -38,10 +37,10 @@ def play_game(
         else BOTS[bots[seat % len(bots)]]()
         for seat in range(players)
     ]
-    events = new_game(
+    events, state = start_game(
         seats=players, seed=seed, variant=variant, options={"bots": list(range(players))}
     )
-    state, count = fold(events), len(events)
+    count = len(events)
     for _ in range(max_commands):
         if state.status != ACTIVE:
             break
