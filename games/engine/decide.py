@@ -41,9 +41,10 @@ def new_game(
     Bot seats (option `bots`) are seated at once, and a game of bots only starts at once;
     players take the other seats with Join. Raises IllegalCommand(Code.INVALID) for bad settings.
     """
-    return start_game(seats=seats, seed=seed, variant=variant, options=options, deck=deck, rig=rig)[
-        0
-    ]
+    events, _ = start_game(
+        seats=seats, seed=seed, variant=variant, options=options, deck=deck, rig=rig
+    )
+    return events
 
 
 def start_game(
