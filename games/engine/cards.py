@@ -72,9 +72,17 @@ class Deck:
     name: str
     cards: tuple[Card, ...]
     by_id: dict[str, Card] = field(init=False, repr=False, compare=False)
+    # Worked out once: every new game names its deck's rows and shuffles its ids.
+    ids: tuple[str, ...] = field(init=False, repr=False, compare=False)  # catalog order
+    _rows: tuple[tuple[str, ...], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "by_id", {c.id: c for c in self.cards})
+        object.__setattr__(self, "ids", tuple(c.id for c in self.cards))
+        rows = tuple(
+            (c.id, *(x for e in c.effects for x in (e.colour, e.kind))) for c in self.cards
+        )
+        object.__setattr__(self, "_rows", rows)
 
     def __hash__(self) -> int:
         # Equal decks share a name; hashing every card would cost more than the memo keyed on
@@ -91,18 +99,14 @@ class Deck:
     def __contains__(self, card_id: object) -> bool:
         return card_id in self.by_id
 
-    @property
-    def ids(self) -> tuple[str, ...]:
-        return tuple(c.id for c in self.cards)
-
     def rows(self) -> list[list[str]]:
-        """The deck as plain rows, as stored in a game's first event."""
-        return [[c.id, *(x for e in c.effects for x in (e.colour, e.kind))] for c in self.cards]
+        """The deck as plain rows, as stored in a game's first event (fresh lists each time)."""
+        return list(map(list, self._rows))
 
     @classmethod
     def from_rows(cls, name: str, rows: list[list[str]] | list[tuple[str, ...]]) -> Deck:
         """A deck from rows (id, colour_a, effect_a, colour_b, effect_b); ValueError if bad."""
-        return _deck_from_rows(name, tuple(tuple(row) for row in rows))
+        return _deck_from_rows(name, tuple(map(tuple, rows)))
 
     @classmethod
     def _build(cls, name: str, rows: tuple[tuple[str, ...], ...]) -> Deck:

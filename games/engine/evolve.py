@@ -112,8 +112,8 @@ def _turn_skipped(s: GameState, d: Data) -> None:
 def _played(s: GameState, d: Data) -> None:
     seat, card = d["seat"], s.deck.card(d["card"])
     s.hands[seat].remove(card.id)  # R25: the card leaves the hand when announced
-    n = s.n
-    asked = tuple(other for other in ((seat + i) % n for i in range(1, n)) if s.lives[other] > 0)
+    n, lives = s.n, s.lives
+    asked = tuple([other % n for other in range(seat + 1, seat + n) if lives[other % n] > 0])
     # Positional, in Pending's field order: keywords here cost ~5% of a fold (bench-engine).
     s.pending = Pending(
         seat, card, d["effect"], d["scope"], d["target"], tuple(s.lives), asked, list(asked)

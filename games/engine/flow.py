@@ -112,6 +112,5 @@ def _turn_end(s: GameState) -> Event:
 
 
 def _end(s: GameState, seed: bytes) -> Event:
-    alive = sum(1 for lives in s.lives if lives > 0)
-    reason = "last_standing" if alive < 2 else "countdown"
+    reason = "last_standing" if s.alive_count() < 2 else "countdown"
     return Event(GAME_ENDED, {"winners": winners(s), "seed": seed.hex(), "reason": reason})

@@ -7,30 +7,72 @@ it; the API's view shows it as `legal`. `explain_play` only words the reason for
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
-from .cards import DUEL, Card, Deck
+from .cards import COLOURS, DUEL, Card, Deck
 from .commands import BET_VALUES, Bet, Block, ChooseNeighbor, Command, Handoff, Pass, Play
 from .rules import CONDITION_TEXT, NEEDS_OTHER_PLAYER, TABLE_WIDE, meets_condition, scopes_for
-from .state import ACTIVE, BET, BLOCK, CHOOSE_NEIGHBOR, HANDOFF, PLAY, GameState
+from .state import (
+    ACTIVE,
+    BET,
+    BLOCK,
+    CHOOSE_NEIGHBOR,
+    HANDOFF,
+    MAX_LIVES,
+    MAX_SEATS,
+    PLAY,
+    GameState,
+)
+
+PASS = Pass()  # commands are frozen, so one of each may be shared
 
 
-def plays_of_card(card: Card, kostic: int, lives: Sequence[int], alive: list[int]) -> list[Play]:
-    """Legal plays of one card: scope by colour (section 2), targets by R3, R9, R12, R33."""
-    out = []
-    for index, effect in enumerate(card.effects):
-        kind = effect.kind
-        if kind in NEEDS_OTHER_PLAYER and len(alive) < 2:
+@dataclass(frozen=True, slots=True)
+class _EffectPlays:
+    """What one effect of a card allows, worked out once per deck (the rules, not the state)."""
+
+    needs_other: bool  # R12: only with another player in the game
+    allowed: tuple[bool, ...]  # by the target's lives 0..6: the R9/R33 condition, R10 none
+    not_kostic: bool  # R3: a duel targets another player
+    one: tuple[Play, ...]  # scope "one", by target seat (green, blue)
+    all: Play | None  # scope "all" (red, blue)
+
+
+def _effect_plays(card: Card, index: int) -> _EffectPlays:
+    effect = card.effects[index]
+    kind, scopes = effect.kind, scopes_for(effect.colour)
+    return _EffectPlays(
+        needs_other=kind in NEEDS_OTHER_PLAYER,
+        allowed=tuple(kind in TABLE_WIDE or meets_condition(kind, x) for x in range(MAX_LIVES + 1)),
+        not_kostic=kind == DUEL,
+        one=tuple(Play(card.id, index, "one", t) for t in range(MAX_SEATS))
+        if "one" in scopes
+        else (),
+        all=Play(card.id, index, "all", None) if "all" in scopes else None,
+    )
+
+
+@lru_cache(maxsize=64)
+def _deck_plays(deck: Deck) -> dict[str, tuple[_EffectPlays, ...]]:
+    """Every card's effects as `_EffectPlays`; the Play objects are shared (they are frozen)."""
+    return {c.id: tuple(_effect_plays(c, i) for i in range(len(c.effects))) for c in deck.cards}
+
+
+def plays_of_card(
+    effects: tuple[_EffectPlays, ...], kostic: int, lives: Sequence[int], alive: list[int]
+) -> list[Play]:
+    """Legal plays of one card: scope by colour (section 2), targets by R3, R9, R12, R33;
+    per effect the targets of "one" in seat order, then "all"."""
+    out: list[Play] = []
+    for e in effects:
+        if e.needs_other and len(alive) < 2:
             continue
-        for scope in scopes_for(effect.colour):
-            if scope == "all":
-                out.append(Play(card.id, index, "all", None))
-                continue
-            for target in alive:
-                if kind == DUEL and target == kostic:  # R3
-                    continue
-                if kind in TABLE_WIDE or meets_condition(kind, lives[target]):
-                    out.append(Play(card.id, index, "one", target))
+        if e.one:
+            allowed, not_kostic, one = e.allowed, e.not_kostic, e.one
+            out += [one[t] for t in alive if allowed[lives[t]] and not (not_kostic and t == kostic)]
+        if e.all is not None:
+            out.append(e.all)
     return out
 
 
@@ -46,7 +88,7 @@ def _hand_plays(
     deck: Deck, kostic: int, hand: tuple[str, ...], lives: tuple[int, ...]
 ) -> tuple[Play, ...]:
     alive = [seat for seat, left in enumerate(lives) if left > 0]
-    cards, plays = deck.by_id, []
+    cards, plays = _deck_plays(deck), []
     for c in hand:
         plays += plays_of_card(cards[c], kostic, lives, alive)
     return tuple(plays)
@@ -57,9 +99,17 @@ def legal_blocks(s: GameState, seat: int) -> list[Block]:
     hand = s.hands[seat]
     if len(hand) < 2:
         return []
-    colour = s.pending.effect.colour  # type: ignore[union-attr]
-    deck = s.deck
-    return [Block(c) for c in hand if deck.card(c).has_colour(colour)]
+    blocks = _deck_blocks(s.deck)[s.pending.effect.colour]  # type: ignore[union-attr]
+    return [blocks[c] for c in hand if c in blocks]
+
+
+@lru_cache(maxsize=64)
+def _deck_blocks(deck: Deck) -> dict[str, dict[str, Block]]:
+    """By colour, a Block of each card that has it (shared, as they are frozen)."""
+    return {
+        colour: {c.id: Block(c.id) for c in deck.cards if c.has_colour(colour)}
+        for colour in COLOURS
+    }
 
 
 def legal_bets(s: GameState) -> list[Bet]:
@@ -86,7 +136,7 @@ def legal_commands(s: GameState, seat: int | None) -> list[Command]:
     if phase == PLAY:
         return list(legal_plays(s, seat))
     if phase == BLOCK:
-        return [Pass(), *legal_blocks(s, seat)]
+        return [PASS, *legal_blocks(s, seat)]
     if phase == CHOOSE_NEIGHBOR:
         return [ChooseNeighbor(n) for n in s.pending.neighbor_options]  # type: ignore[union-attr]
     if phase == BET:

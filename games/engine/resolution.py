@@ -144,5 +144,4 @@ def _finish(s: GameState, pending: Pending) -> Event:
         if by is not None and s.lives[by] > 0:
             counts[by] = counts.get(by, 0) + 1
     bonus = [[seat, min(MAX_LIVES, s.lives[seat] + k)] for seat, k in sorted(counts.items())]
-    alive = sum(1 for lives in s.lives if lives > 0)
-    return Event(EFFECT_RESOLVED, {"bonus": bonus, "game_over": alive < 2})
+    return Event(EFFECT_RESOLVED, {"bonus": bonus, "game_over": s.alive_count() < 2})

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import struct
 from collections.abc import Iterator, Sequence
 
 
@@ -22,20 +23,25 @@ def commitment(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
+# A block is one HMAC-SHA256 digest: 32 bytes, read as 16 big-endian two-byte numbers.
+_BLOCK = struct.Struct(">16H")
+
+
 def _stream(seed: bytes, purpose: str, n: int) -> Iterator[int]:
+    """The draw's byte stream, two bytes at a time (a digest holds a whole number of pairs)."""
     block = 0
     while True:
-        yield from hmac.new(seed, f"{purpose}:{n}:{block}".encode(), hashlib.sha256).digest()
+        yield from _BLOCK.unpack(hmac.digest(seed, f"{purpose}:{n}:{block}".encode(), "sha256"))
         block += 1
 
 
 def _below(stream: Iterator[int], bound: int) -> int:
     """A uniform integer in [0, bound) for bound <= 2**16, by rejection sampling."""
     span = 65536 - 65536 % bound
-    while True:
-        x = next(stream) << 8 | next(stream)
+    for x in stream:
         if x < span:
             return x % bound
+    raise AssertionError("the stream is endless")  # pragma: no cover
 
 
 def roll(seed: bytes, n: int) -> int:

@@ -8,7 +8,7 @@ from . import rng
 from .cards import Deck, load_deck
 from .errors import invalid
 from .events import GAME_CREATED, GAME_STARTED, SEAT_TAKEN, TURN_STARTED, Event
-from .state import MAX_LIVES, PAIRS, PAIRS_EXTREME, VARIANTS, GameState
+from .state import MAX_LIVES, MAX_SEATS, PAIRS, PAIRS_EXTREME, VARIANTS, GameState
 
 HAND_SIZE = 3
 MAX_DEADLINE_S = 30 * 24 * 3600
@@ -26,7 +26,7 @@ def creation_events(
     rig: dict | None,
 ) -> list[Event]:
     """game_created, then a seat for each bot seat; IllegalCommand(Code.INVALID) if bad."""
-    if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= 6:
+    if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= MAX_SEATS:
         raise invalid("seats must be 2..6")
     if variant not in VARIANTS:
         raise invalid(f"variant must be one of {', '.join(VARIANTS)}")

@@ -9,8 +9,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from .bots import BOTS
-from .decide import execute, new_game
-from .evolve import fold
+from .decide import execute_in_place, start_game
 from .state import ACTIVE
 
 
@@ -38,16 +37,18 @@ def play_game(
         else BOTS[bots[seat % len(bots)]]()
         for seat in range(players)
     ]
-    events = new_game(
+    events, state = start_game(
         seats=players, seed=seed, variant=variant, options={"bots": list(range(players))}
     )
-    state, count = fold(events), len(events)
+    count = len(events)
     for _ in range(max_commands):
         if state.status != ACTIVE:
             break
         seat = state.awaiting[0]
-        new, state = execute(state, seats[seat].choose(state, seat), actor=seat, seed=seed)
-        count += len(new)
+        # This loop owns `state` (nobody else sees it), so it is changed in place, not copied.
+        count += len(
+            execute_in_place(state, seats[seat].choose(state, seat), actor=seat, seed=seed)
+        )
     else:
         raise RuntimeError(f"game did not end within {max_commands} commands")
     names = [bots[seat % len(bots)] for seat in range(players)]

@@ -29,6 +29,7 @@ FIRST_ROLL, RESOLVE, DRAW, TURN_END, BETWEEN, ENDING = (
     "ending",
 )
 MAX_LIVES = 6
+MAX_SEATS = 6
 
 
 @dataclass(slots=True)
@@ -117,6 +118,9 @@ class GameState:
 
     def alive(self) -> list[int]:
         return [s for s in range(self.n) if self.lives[s] > 0]
+
+    def alive_count(self) -> int:
+        return self.n - self.lives.count(0)  # lives are never below 0 (R1)
 
     def team(self, seat: int) -> int | None:
         """Pairs sit opposite (0+2, 1+3); pairs extreme side by side (0+1, 2+3) (section 6)."""
