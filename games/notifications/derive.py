@@ -28,6 +28,7 @@ from games.engine import events as ev
 from games.engine.state import ACTIVE, BLOCK
 from games.models import (
     DeadlineReminder,
+    Game,
     GameProjection,
     GameSnapshot,
     Notification,
@@ -78,6 +79,8 @@ def derive_game(game_id: int) -> tuple[list[Notification], DeadlineReminder | No
     """Create the notifications of every event past the game's cursor; returns the new rows
     (the caller pushes and mails them after COMMIT) and the pending decision's new reminder.
     Safe to run any number of times."""
+    if not Game.objects.filter(pk=game_id).exists():  # a stale task: nothing to tell
+        return [], None
     NotificationCursor.objects.bulk_create([NotificationCursor(game_id=game_id)],
                                            ignore_conflicts=True)  # fmt: skip
     cursor = NotificationCursor.objects.select_for_update().get(game_id=game_id)

@@ -344,3 +344,31 @@ def _lobby(creator: APIClient) -> int:
 def _join(client: APIClient, gid: int, seat: int) -> None:
     joined = client.post(f"/api/games/{gid}/join/", {"seat": seat}, format="json")
     assert joined.status_code == 200, joined.content
+
+
+def test_a_mail_whose_sender_died_mid_send_is_marked_lost_not_sent_again(mailoutbox, settings):
+    """At most once: a row left `sending` (its worker died between the claim and the end of
+    the SMTP exchange) may or may not have reached the server, so it is never sent again.
+    In-process, without Celery (as `make run`), Django's test mail outbox as the server."""
+    from datetime import timedelta
+
+    from games.notifications import outbox
+
+    settings.CELERY_DEADLINES, settings.SEJMI_ALLOW_RIGGED = False, True
+    anna = player()
+    gid = _lobby(anna)
+    _join(player(None), gid, 1)
+    runner.derive(gid)  # in-process here: the same code as the task
+    mail = OutboxMail.objects.get(notification__game_id=gid)
+    assert mail.state == "sent" and len(mailoutbox) == 1
+    OutboxMail.objects.filter(pk=mail.pk).update(state="pending")  # as if not sent yet
+    assert outbox.claim(mail.pk)  # a sender claims it ... and dies
+    assert outbox.send(mail.pk) == "taken"  # nobody else may send it meanwhile
+    OutboxMail.objects.filter(pk=mail.pk).update(lease_until=timezone.now() - timedelta(seconds=1))
+
+    runner.sweep()
+
+    mail.refresh_from_db()
+    assert mail.state == "lost" and len(mailoutbox) == 1
+    runner.sweep()
+    assert len(mailoutbox) == 1
