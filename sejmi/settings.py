@@ -6,6 +6,8 @@ MIGRATE_DATABASE_URL  the tables' owner, the database alias "owner", used by `ma
               --database owner` and `manage.py grant_service_role`; default: DATABASE_URL.
 REDIS_URL     optional; when set, the channel layer and the Celery broker use it.
 CACHE_URL     optional; a Redis for the cache every web worker shares (websocket tickets).
+EMAIL_HOST, EMAIL_PORT, ...  notification mail over SMTP; the console backend when unset.
+SEJMI_BASE_URL  the site's address, for the links in mails.
 SECRET_KEY, DEBUG, ALLOWED_HOSTS  as usual; the defaults suit local development only.
 """
 
