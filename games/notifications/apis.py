@@ -13,14 +13,21 @@ from games.models import NotificationPrefs
 from games.notifications import service
 from games.notifications.derive import KINDS
 
-NotificationShape = inline_serializer("Notification", {
-    "id": serializers.IntegerField(), "kind": serializers.ChoiceField(KINDS),
-    "game": serializers.IntegerField(), "seq": serializers.IntegerField(),
-    "at": serializers.DateTimeField(), "read": serializers.BooleanField(),
-})  # fmt: skip
-ListShape = inline_serializer("Notifications", {
-    "notifications": NotificationShape.__class__(many=True), "unread": serializers.IntegerField(),
-})  # fmt: skip
+NOTIFICATION_FIELDS = {
+    "id": serializers.IntegerField(),
+    "kind": serializers.ChoiceField(KINDS),
+    "game": serializers.IntegerField(),
+    "seq": serializers.IntegerField(),
+    "at": serializers.DateTimeField(),
+    "read": serializers.BooleanField(),
+}
+ListShape = inline_serializer(
+    "Notifications",
+    {
+        "notifications": inline_serializer("Notification", NOTIFICATION_FIELDS, many=True),
+        "unread": serializers.IntegerField(),
+    },
+)
 UnreadShape = inline_serializer("Unread", {"unread": serializers.IntegerField()})
 ReadBody = inline_serializer("NotificationsRead", {
     "ids": serializers.ListField(child=serializers.IntegerField(), required=False),

@@ -251,12 +251,12 @@ def test_block_window_goes_to_the_asked_seats_only(notifying):
 
 def test_deadline_soon_at_80_percent_of_the_decision(notifying):
     anna, ben = player(None), player(None)
-    gid = game([anna, ben], options={"turn_deadline_s": 5})
+    gid = game([anna, ben], options={"turn_deadline_s": 10})
     found = wait_for(lambda: "deadline_soon" in kinds(anna, gid), "deadline_soon")
     assert found
     row = Notification.objects.get(game_id=gid, kind="deadline_soon")
     turn = Notification.objects.get(game_id=gid, kind="your_turn")
-    assert 3.5 <= (row.at - turn.at).total_seconds() < 5  # 80 % of 5 s, before the deadline
+    assert 7.5 <= (row.at - turn.at).total_seconds() < 10  # 80 % of 10 s, before the deadline
     assert kinds(ben, gid) == []
 
 
