@@ -29,9 +29,8 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
 @login_required
 @require_POST
 def preferences(request: HttpRequest) -> HttpResponse:
-    body = {"email": request.POST.get("email", "").strip() or None,
-            "email_mode": request.POST.get("email_mode"),
-            "language": request.POST.get("language")}  # fmt: skip
+    body = {name: request.POST[name] for name in ("email_mode", "language") if name in request.POST}
+    body["email"] = request.POST.get("email", "").strip() or None
     try:
         service.prefs_set(user=request.user, body=body)
     except ApiError:

@@ -372,3 +372,21 @@ def test_a_mail_whose_sender_died_mid_send_is_marked_lost_not_sent_again(mailout
     assert mail.state == "lost" and len(mailoutbox) == 1
     runner.sweep()
     assert len(mailoutbox) == 1
+
+
+def test_the_me_page_sets_the_mail_preferences_in_czech(client, django_user_model):
+    from games.notifications.mails import unsubscribe_token
+
+    user = django_user_model.objects.create_user("petra", password="s3cret-pass-1")
+    client.force_login(user)
+    page = client.get("/me/", HTTP_ACCEPT_LANGUAGE="cs")
+    assert "Upozornění e-mailem" in page.content.decode()
+    saved = client.post("/me/preferences/", {"email": "petra@example.test",
+                                             "email_mode": "digest", "language": "cs"})  # fmt: skip
+    assert saved.status_code == 302
+    assert user.notification_prefs.email_mode == "digest"
+    refused = client.post("/me/preferences/", {"email": "nope", "email_mode": "off"})
+    assert refused.url.endswith("prefs=invalid#notification-prefs")
+    client.logout()
+    page = client.get(f"/unsubscribe/{unsubscribe_token(user.pk)}/", HTTP_ACCEPT_LANGUAGE="cs")
+    assert "Zastavit e-maily" in page.content.decode()
