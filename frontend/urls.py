@@ -3,7 +3,7 @@ replay viewer are ES modules that speak only the public API."""
 
 from django.urls import path
 
-from frontend import pages, table_pages
+from frontend import notification_pages, pages, table_pages
 
 urlpatterns = [
     path("", pages.lobby, name="lobby"),
@@ -13,4 +13,6 @@ urlpatterns = [
     path("me/", pages.my_games, name="my-games"),
     path("games/<int:game_id>/", table_pages.table, name="table"),
     path("games/<int:game_id>/replay/", table_pages.replay, name="replay-page"),
+    path("me/preferences/", notification_pages.preferences, name="notification-prefs"),
+    path("unsubscribe/<str:token>/", notification_pages.unsubscribe, name="unsubscribe"),
 ]

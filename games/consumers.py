@@ -19,6 +19,7 @@ from games.engine import Event, GameState, redact_event, view_for
 from games.engine.errors import Code
 from games.errors import ApiError
 from games.models import GameEvent
+from games.notifications.presence import Tracker
 from games.notify import group_name
 from games.socket_frames import FrameError, SocketCommand, read_frame
 
@@ -97,10 +98,14 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         self.first_sent, self.last_sent = view["seq"] + 1, view["seq"]
         await self.accept()
+        self.presence = Tracker(self.user, self.game_id, self.channel_name)  # no mail meanwhile
+        await self.presence.enter()
         await self._send({"type": "view", "view": view})
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(self.group, self.channel_name)
+        if hasattr(self, "presence"):
+            await self.presence.leave()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """A resync or a command (games.socket_frames); anything else gets an `invalid` error,

@@ -4,8 +4,10 @@ unknown game), never left to the router, whose "no route" is an HTTP 500 of the 
 from django.urls import path, re_path
 
 from games.consumers import GameConsumer, NoSuchStream
+from games.notifications.consumer import MeConsumer
 
 websocket_urlpatterns = [
     path("ws/games/<int:game_id>/", GameConsumer.as_asgi()),
+    path("ws/me/", MeConsumer.as_asgi()),  # notifications (games.notifications)
     re_path(r"", NoSuchStream.as_asgi()),  # everything else: keep it last
 ]

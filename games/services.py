@@ -46,6 +46,7 @@ from games.engine import (
 from games.engine.errors import Code
 from games.errors import ApiError, not_found, stale_seq
 from games.models import Game, GameEvent, GameProjection, IdempotentAnswer, SealedPass
+from games.notifications import runner as notifications
 from games.projections import project_batch, refresh_deadline
 from games.selectors import game_view, seat_of
 
@@ -301,4 +302,5 @@ def _append(game_id: int, proj: GameProjection | None, before: GameState | None,
                          deadline_state=deadline_state)  # fmt: skip
     transaction.on_commit(lambda: notify.broadcast(game_id, rows, proj))
     transaction.on_commit(lambda: deadlines.schedule(game_id, proj))  # R21, bots
+    transaction.on_commit(lambda: notifications.schedule(game_id))
     return Committed(game_id, head, after, proj.deadline_at)

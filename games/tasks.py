@@ -11,6 +11,8 @@ import threading
 from celery import shared_task
 
 from games import deadlines, services
+from games.notifications import runner as notifications
+from games.notifications import tasks as notification_tasks  # noqa: F401 (registers them)
 
 ACTIONS = deadlines.Actions(timeout=services.game_timeout, bot_moves=services.game_bot_moves)
 
@@ -33,5 +35,7 @@ def sweep() -> int:
 
 
 def start_runner() -> threading.Thread:
-    """`make run`'s deadline runner (no Celery): sweeps in a thread of the web process."""
+    """`make run`'s deadline runner (no Celery): sweeps in a thread of the web process; the
+    notifications get a thread of their own (games.notifications.runner)."""
+    notifications.start_runner()
     return deadlines.start_runner(actions=ACTIONS)

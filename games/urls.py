@@ -4,6 +4,7 @@ replays/urls.py)."""
 from django.urls import path
 
 from games import apis
+from games.notifications import apis as notification_apis
 
 urlpatterns = [
     path("auth/register/", apis.RegisterApi.as_view(), name="register"),
@@ -14,4 +15,8 @@ urlpatterns = [
     path("games/<int:game_id>/join/", apis.JoinApi.as_view(), name="join"),
     path("games/<int:game_id>/commands/", apis.CommandsApi.as_view(), name="commands"),
     path("games/<int:game_id>/events/", apis.EventsApi.as_view(), name="events"),
+    path("notifications/", notification_apis.NotificationsApi.as_view(), name="notifications"),
+    path("notifications/read/", notification_apis.NotificationsReadApi.as_view(),
+         name="notifications-read"),
+    path("me/preferences/", notification_apis.PreferencesApi.as_view(), name="preferences"),
 ]

@@ -6,6 +6,8 @@ MIGRATE_DATABASE_URL  the tables' owner, the database alias "owner", used by `ma
               --database owner` and `manage.py grant_service_role`; default: DATABASE_URL.
 REDIS_URL     optional; when set, the channel layer and the Celery broker use it.
 CACHE_URL     optional; a Redis for the cache every web worker shares (websocket tickets).
+EMAIL_HOST, EMAIL_PORT, ...  notification mail over SMTP; the console backend when unset.
+SEJMI_BASE_URL  the site's address, for the links in mails.
 SECRET_KEY, DEBUG, ALLOWED_HOSTS  as usual; the defaults suit local development only.
 """
 
@@ -15,6 +17,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -200,7 +203,31 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep", "schedule": 5.0},
+    # Notifications (games.notifications.runner): the sweeper behind each fast path, and the
+    # daily digest of the day before (UTC).
+    "sweep-notifications": {"task": "games.notifications.sweep", "schedule": 5.0},
+    "mail-digest": {"task": "games.notifications.digest",
+                    "schedule": crontab(minute=5, hour=0)},  # fmt: skip
 }
+# The queue of the notification tasks ("celery": the one every worker consumes); the tests
+# give theirs to a worker of their own.
+SEJMI_NOTIFY_QUEUE = os.environ.get("SEJMI_NOTIFY_QUEUE", "celery")
+
+# Mail (notifications): SMTP at EMAIL_HOST:EMAIL_PORT when EMAIL_HOST is set, else the
+# console. SEJMI_BASE_URL makes the links in mails absolute.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_TIMEOUT = 20
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Sejmi je <noreply@localhost>")
+SEJMI_BASE_URL = os.environ.get("SEJMI_BASE_URL", "http://127.0.0.1:8000")
 
 # Every handler redacts `token=` / `ticket=` values (sejmi.log_redaction). uvicorn's loggers
 # are configured here too: Django configures logging after uvicorn has, so these handlers

@@ -54,6 +54,11 @@ EXPECTED: dict[tuple[str, str], dict[str, str]] = {
                                                 "active": "401 401 409 200 409 409",
                                                 "ended": "401 401 409 409 409 409",
                                                 "missing": "401 401 404 404 404 404"},
+    # notifications and mail preferences: the caller's own, in any state of any game
+    ("GET", "/api/notifications/"): {"*": "401 401 200 200 200 200"},
+    ("POST", "/api/notifications/read/"): {"*": "401 401 200 200 200 200"},
+    ("GET", "/api/me/preferences/"): {"*": "401 401 200 200 200 200"},
+    ("PUT", "/api/me/preferences/"): {"*": "401 401 200 200 200 200"},
     ("POST", "/api/games/{game_id}/disputes/"): {"lobby": "401 401 403 201 403 403",
                                                 "*": "401 401 403 201 201 403",
                                                 "missing": "401 401 404 404 404 404"},
@@ -107,7 +112,8 @@ class World:
         client = self.clients[role]
         if method == "GET":
             return client.get(url, {"at": 1, "after": 0, "lang": "en"})
-        return client.post(url, self.body(path, gid), format="json")
+        send = client.put if method == "PUT" else client.post
+        return send(url, self.body(path, gid), format="json")
 
     def body(self, path: str, gid: int) -> dict:
         if path.endswith("/register/"):
@@ -122,6 +128,10 @@ class World:
             return {"expected_seq": seq, **PLAY}
         if path.endswith("/disputes/"):
             return {"reason": "a probe of the matrix"}
+        if path.endswith("/notifications/read/"):
+            return {"all": True}
+        if path.endswith("/me/preferences/"):
+            return {"email_mode": "digest"}
         return {}
 
 

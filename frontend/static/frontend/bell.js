@@ -1,0 +1,143 @@
+// The bell in every page's header (signed-in users): the unread count, kept live over the
+// user's own websocket /ws/me/ (API.md "Notifications": {"type": "notification",
+// "notification", "unread"}), and a list of the newest notifications with links to their games
+// and "Mark all read". The list and the count come over REST (on load, on opening the list,
+// after every reconnect); the socket only says that something new arrived.
+import { api } from "./api.js";
+import { LANG } from "./i18n.js";
+
+const WORDS = {
+  en: {
+    bell: "Notifications", unread_none: "Notifications, none unread",
+    unread: "Notifications, {n} unread", mark_all: "Mark all read", empty: "Nothing new.",
+    your_turn: "Your turn in game {game}", block_window: "You may block in game {game}",
+    deadline_soon: "Time is running out in game {game}",
+    eliminated: "You were eliminated in game {game}", game_over: "Game {game} is over",
+    unread_item: "unread",
+  },
+  cs: {
+    bell: "Upozornění", unread_none: "Upozornění, žádné nepřečtené",
+    unread: "Upozornění, nepřečtená: {n}", mark_all: "Označit vše jako přečtené",
+    empty: "Nic nového.", your_turn: "Jste na tahu ve hře {game}",
+    block_window: "Ve hře {game} můžete blokovat", deadline_soon: "Ve hře {game} vám dochází čas",
+    eliminated: "Ve hře {game} jste vypadli", game_over: "Hra {game} skončila",
+    unread_item: "nepřečteno",
+  },
+};
+const t = (key, vars = {}) =>
+  (WORDS[LANG][key] || key).replace(/\{(\w+)\}/g, (_, name) => String(vars[name] ?? ""));
+
+const mount = document.querySelector("[data-bell]");
+if (mount) start(mount);
+
+function start(root) {
+  root.hidden = false;
+  root.innerHTML = `
+    <button type="button" class="bell__button" aria-expanded="false" aria-controls="bell-panel">
+      <svg class="bell__icon" aria-hidden="true" viewBox="0 0 24 24" width="18" height="18"><path fill="currentColor" d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22Zm7-6V11a7 7 0 0 0-5.5-6.84V3.5a1.5 1.5 0 0 0-3 0v.66A7 7 0 0 0 5 11v5l-2 2v1h18v-1Z"/></svg><span class="bell__count" data-unread="0">0</span>
+    </button>
+    <div class="bell__panel" id="bell-panel" hidden>
+      <ul class="bell__list" aria-live="polite"></ul>
+      <button type="button" class="bell__mark">${t("mark_all")}</button>
+    </div>`;
+  const button = root.querySelector(".bell__button");
+  const panel = root.querySelector(".bell__panel");
+  button.addEventListener("click", async () => {
+    const open = panel.hidden;
+    panel.hidden = !open;
+    button.setAttribute("aria-expanded", String(open));
+    if (open) await refresh(root);
+  });
+  root.querySelector(".bell__mark").addEventListener("click", async () => {
+    const answer = await api("/api/notifications/read/", { method: "POST", body: { all: true } });
+    showCount(root, answer.unread);
+    await refresh(root);
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && !panel.hidden) {
+      panel.hidden = true;
+      button.setAttribute("aria-expanded", "false");
+      button.focus();
+    }
+  });
+  refresh(root);
+  listen(root);
+}
+
+async function refresh(root) {
+  try {
+    const answer = await api("/api/notifications/");
+    showCount(root, answer.unread);
+    showList(root, answer.notifications);
+  } catch {
+    /* offline: the socket's reconnect refreshes */
+  }
+}
+
+function showCount(root, unread) {
+  const count = root.querySelector(".bell__count");
+  count.textContent = String(unread);
+  count.dataset.unread = String(unread);
+  root.querySelector(".bell__button").setAttribute(
+    "aria-label", unread ? t("unread", { n: unread }) : t("unread_none"));
+}
+
+function showList(root, notifications) {
+  const list = root.querySelector(".bell__list");
+  list.replaceChildren();
+  if (!notifications.length) {
+    const item = document.createElement("li");
+    item.className = "bell__empty";
+    item.textContent = t("empty");
+    list.append(item);
+  }
+  for (const n of notifications.slice(0, 20)) list.append(entry(root, n));
+}
+
+function entry(root, n) {
+  const item = document.createElement("li");
+  item.className = n.read ? "bell__item" : "bell__item bell__item--unread";
+  item.dataset.notification = String(n.id);
+  const link = document.createElement("a");
+  link.href = `/games/${n.game}/`;
+  link.textContent = t(n.kind, { game: n.game });
+  if (!n.read) link.append(` (${t("unread_item")})`);
+  link.addEventListener("click", async (event) => {
+    if (n.read) return;
+    event.preventDefault();
+    try {
+      await api("/api/notifications/read/", { method: "POST", body: { ids: [n.id] } });
+    } finally {
+      location.href = link.href;
+    }
+  });
+  const time = document.createElement("time");
+  time.dateTime = n.at;
+  time.textContent = new Date(n.at).toLocaleString(LANG === "cs" ? "cs-CZ" : "en-GB",
+    { dateStyle: "short", timeStyle: "short" });
+  item.append(link, " ", time);
+  return item;
+}
+
+// The user's own socket; a dropped one comes back with back-off (0.5 s doubling to 10 s) and
+// refreshes the count, since notifications may have arrived meanwhile.
+function listen(root, delay = 500, again = false) {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const socket = new WebSocket(`${scheme}://${location.host}/ws/me/`);
+  socket.addEventListener("open", () => {
+    delay = 500;
+    if (again) refresh(root);
+  });
+  socket.addEventListener("message", (message) => {
+    const data = JSON.parse(message.data);
+    if (data.type !== "notification") return;
+    showCount(root, data.unread);
+    const list = root.querySelector(".bell__list");
+    list.querySelector(".bell__empty")?.remove();
+    list.prepend(entry(root, data.notification));
+  });
+  socket.addEventListener("close", (event) => {
+    if (event.code === 4401) return; // signed out
+    setTimeout(() => listen(root, Math.min(delay * 2, 10000), true), delay);
+  });
+}

@@ -1,0 +1,176 @@
+"""Events → notifications. `derive_game(game_id)` turns every committed event past the game's
+cursor into notification rows, batch by batch (the events of one commit share their `at`, as
+in games.projections.rebuild_game), under the cursor's row lock, so a task that runs twice, or
+the sweeper beside it, creates nothing twice; the unique (user, kind, game, seq) is the last
+guard. Who is told what (R19, R23: nothing anyone may not know already):
+
+- `your_turn` / `block_window`: the human seats the state awaits after a batch that asked
+  something new (every batch but a run of sealed passes). A block window asks every other
+  player in the game (R19), each of whom knows the play was announced;
+- `eliminated`: the eliminated seat; `game_over`: every human seat;
+- `deadline_soon`: a reminder row per pending decision, due at 80 % of its time (`remind`).
+Bots are never told anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from itertools import groupby
+
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from games import event_store, sealing
+from games.codec import state_from_json
+from games.engine import Event, GameState, fold
+from games.engine import events as ev
+from games.engine.state import ACTIVE, BLOCK
+from games.models import (
+    DeadlineReminder,
+    Game,
+    GameProjection,
+    GameSnapshot,
+    Notification,
+    NotificationCursor,
+)  # fmt: skip
+from games.projections import NOT_A_NEW_DECISION
+
+YOUR_TURN, BLOCK_WINDOW, DEADLINE_SOON = "your_turn", "block_window", "deadline_soon"
+ELIMINATED, GAME_OVER = "eliminated", "game_over"
+KINDS = (YOUR_TURN, BLOCK_WINDOW, DEADLINE_SOON, ELIMINATED, GAME_OVER)
+SOON = 0.8  # deadline_soon: 80 % of the decision's time has gone, 20 % is left
+TIMED = ("block", "turn")  # games.deadlines.DeadlineKind values a human decides under
+
+
+@dataclass(frozen=True)
+class Told:
+    seat: int
+    kind: str
+    seq: int
+
+
+def told_in_batch(events: list[Event], first_seq: int, after: GameState) -> list[Told]:
+    """What one committed batch (its first event at `first_seq`) tells whom, by seat."""
+    last = first_seq + len(events) - 1
+    out: list[Told] = []
+    for offset, e in enumerate(events):
+        if e.type == ev.PLAYER_ELIMINATED:
+            out.append(Told(e.data["seat"], ELIMINATED, first_seq + offset))
+        elif e.type == ev.GAME_ENDED:
+            out += [Told(s, GAME_OVER, first_seq + offset) for s in range(after.n)]
+    if after.status == ACTIVE and any(e.type not in NOT_A_NEW_DECISION for e in events):
+        kind = BLOCK_WINDOW if after.phase == BLOCK else YOUR_TURN
+        out += [Told(seat, kind, last) for seat in after.awaiting]
+    return [t for t in out if not after.bots[t.seat] and after.names[t.seat]]
+
+
+def state_at(game_id: int, seq: int) -> GameState | None:
+    """The public state right after event `seq` (None before the first), from a snapshot."""
+    if seq == 0:
+        return None
+    snap = GameSnapshot.objects.filter(game_id=game_id, seq__lte=seq).order_by("-seq").first()
+    state, start = (state_from_json(snap.state), snap.seq) if snap else (None, 0)
+    rows = event_store.load(game_id, after=start, upto=seq)
+    return fold([event_store.to_event(r) for r in rows], state) if rows else state
+
+
+def derive_game(game_id: int) -> tuple[list[Notification], DeadlineReminder | None]:
+    """Create the notifications of every event past the game's cursor; returns the new rows
+    (the caller pushes and mails them after COMMIT) and the pending decision's new reminder.
+    Safe to run any number of times."""
+    if not Game.objects.filter(pk=game_id).exists():  # a stale task: nothing to tell
+        return [], None
+    NotificationCursor.objects.bulk_create([NotificationCursor(game_id=game_id)],
+                                           ignore_conflicts=True)  # fmt: skip
+    cursor = NotificationCursor.objects.select_for_update().get(game_id=game_id)
+    rows = event_store.load(game_id, after=cursor.seq)
+    if not rows:
+        return [], None
+    state = state_at(game_id, cursor.seq)
+    told: list[tuple[Told, datetime]] = []
+    for at, batch in groupby(rows, key=lambda row: row.at):
+        batch_rows = list(batch)
+        events = [event_store.to_event(r) for r in batch_rows]
+        state = fold(events, state)
+        told += [(t, at) for t in told_in_batch(events, batch_rows[0].seq, state)]
+    assert state is not None
+    created = _create(game_id, state, told)
+    cursor.seq = rows[-1].seq
+    cursor.save(update_fields=["seq"])
+    return created, _plan_reminder(game_id, cursor.seq)
+
+
+def _create(
+    game_id: int, state: GameState, told: list[tuple[Told, datetime]]
+) -> list[Notification]:
+    names = {state.names[t.seat] for t, _ in told}
+    users = dict(get_user_model().objects.filter(username__in=names).values_list("username", "pk"))
+    created = []
+    for t, at in told:
+        user_id = users.get(state.names[t.seat])
+        if user_id is None:  # an imported game's player may have no account here
+            continue
+        row, new = Notification.objects.get_or_create(
+            user_id=user_id, kind=t.kind, game_id=game_id, seq=t.seq, defaults={"at": at}
+        )
+        if new:
+            created.append(row)
+    return created
+
+
+def _plan_reminder(game_id: int, seq: int) -> DeadlineReminder | None:
+    """A reminder for the decision pending at `seq`, if a human decides it under a deadline."""
+    proj = GameProjection.objects.filter(game_id=game_id, seq=seq).first()
+    due = reminder_due(proj)
+    if due is None or not any(not bot for bot in state_from_json(proj.state).bots):
+        return None
+    row, _ = DeadlineReminder.objects.get_or_create(game_id=game_id, seq=seq,
+                                                    defaults={"remind_at": due})  # fmt: skip
+    return row
+
+
+def reminder_due(proj: GameProjection | None) -> datetime | None:
+    """80 % of the pending decision's time, judged on the projection as it is now (a pause
+    of the deadline moves it)."""
+    if proj is None or proj.deadline_kind not in TIMED or proj.decision_since is None:
+        return None
+    return proj.decision_since + (proj.deadline_at - proj.decision_since) * SOON
+
+
+def remind(game_id: int, seq: int) -> list[Notification] | None:
+    """`deadline_soon` for the decision pending at (game, seq), once it is due: to each human
+    seat still awaited (a seat whose pass is sealed has answered: R19, only he knows). Returns
+    the new rows, or None when it is not due yet (the reminder is moved to the new time)."""
+    reminder = (DeadlineReminder.objects.select_for_update()
+                .filter(game_id=game_id, seq=seq, done=False).first())  # fmt: skip
+    if reminder is None:
+        return []
+    proj = GameProjection.objects.filter(game_id=game_id).first()
+    due = reminder_due(proj) if proj is not None and proj.seq == seq else None
+    now = timezone.now()
+    if due is not None and due > now:
+        reminder.remind_at = due
+        reminder.save(update_fields=["remind_at"])
+        return None
+    reminder.done = True
+    reminder.save(update_fields=["done"])
+    if due is None or proj.deadline_at <= now:  # moved on, or the deadline itself is here
+        return []
+    state = sealing.folded(state_from_json(proj.state), sealing.load(game_id, seq))
+    told = [(Told(seat, DEADLINE_SOON, seq), now) for seat in state.awaiting
+            if not state.bots[seat]]  # fmt: skip
+    return _create(game_id, state, told)
+
+
+def behind(limit: int = 100) -> list[int]:
+    """Games whose recent events are not all derived yet (the sweeper's list). Only games that
+    moved in the last day: an imported old game is not news to anyone."""
+    from datetime import timedelta
+
+    from django.db.models import F, Q
+
+    recent = GameProjection.objects.filter(updated_at__gte=timezone.now() - timedelta(days=1))
+    lagging = recent.filter(Q(game__notify_cursor__isnull=True)
+                            | Q(game__notify_cursor__seq__lt=F("seq")))  # fmt: skip
+    return list(lagging.order_by("updated_at").values_list("game_id", flat=True)[:limit])

@@ -1,0 +1,39 @@
+"""After COMMIT: each new notification to its user's `/ws/me/` sockets, with the unread count
+(API.md). A failure loses nothing: the bell reads the list over REST when it (re)connects."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+from games.event_store import iso
+from games.models import Notification
+
+log = logging.getLogger(__name__)
+
+
+def user_group(user_id: int) -> str:
+    return f"user_{user_id}"
+
+
+def payload(row: Notification) -> dict[str, Any]:
+    return {"id": row.pk, "kind": row.kind, "game": row.game_id, "seq": row.seq,
+            "at": iso(row.at), "read": row.read}  # fmt: skip
+
+
+def unread(user_id: int) -> int:
+    return Notification.objects.filter(user_id=user_id, read=False).count()
+
+
+def push(rows: list[Notification]) -> None:
+    layer = get_channel_layer()
+    for row in rows:
+        message = {"type": "user.notification", "notification": payload(row),
+                   "unread": unread(row.user_id)}  # fmt: skip
+        try:
+            async_to_sync(layer.group_send)(user_group(row.user_id), message)
+        except Exception:
+            log.exception("pushing notification %s failed", row.pk)

@@ -1,0 +1,133 @@
+"""When notifications are made and mailed. At commit of every game append, games.services
+calls `schedule`, which sends the `derive` task (Celery, as games.deadlines.schedule sends
+`advance`); the task derives, pushes, and sends one `mail` task per outbox row and a `remind`
+task with an ETA at the pending decision's 80 %. `sweep` (celery beat, every 5 s) is the
+guarantee behind each fast path: games not derived yet, reminders due, mails left pending,
+senders that died (their rows are marked lost), presence rows that stopped beating. Without
+Celery (`make run`, the browser tests) `start_runner` sweeps in a thread of the web process:
+the same code, a fraction of a second later."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from datetime import date, timedelta
+
+from django.conf import settings
+from django.db import close_old_connections, transaction
+from django.utils import timezone
+
+from games import deadlines
+from games.models import DeadlineReminder, Notification
+from games.notifications import derive as deriving
+from games.notifications import outbox, presence
+from games.notifications.push import push
+from sejmi.celery import app
+
+log = logging.getLogger(__name__)
+
+DERIVE_TASK = "games.notifications.derive"
+REMIND_TASK = "games.notifications.remind"
+MAIL_TASK = "games.notifications.mail"
+SWEEP_TASK = "games.notifications.sweep"
+DIGEST_TASK = "games.notifications.digest"
+SWEEP_MIN_AGE = timedelta(seconds=10)  # leave a fresh mail to its own task first
+
+
+def _send(name: str, *args, eta=None) -> bool:
+    if not settings.CELERY_DEADLINES:  # no Celery: the runner thread sweeps
+        return False
+    try:
+        app.send_task(name, args, eta=eta, queue=settings.SEJMI_NOTIFY_QUEUE)
+    except Exception:
+        log.exception("sending %s%s failed; the sweeper will do it", name, args)
+        return False
+    return True
+
+
+def schedule(game_id: int) -> None:
+    """After COMMIT of a game's events: derive their notifications (fast path)."""
+    _send(DERIVE_TASK, game_id)
+
+
+def derive(game_id: int) -> int:
+    """Notifications of the game's new events; pushes and mails them. Returns how many."""
+    with transaction.atomic():
+        created, reminder = deriving.derive_game(game_id)
+        mail_ids = outbox.enqueue(created)
+    _after(created, mail_ids)
+    if reminder is not None and not reminder.done:
+        _schedule_reminder(reminder)
+    return len(created)
+
+
+def remind(game_id: int, seq: int) -> int:
+    """`deadline_soon` for the decision pending at (game, seq), if due (else moved later)."""
+    with transaction.atomic():
+        created = deriving.remind(game_id, seq)
+        mail_ids = outbox.enqueue(created or [])
+    if created is None:
+        reminder = DeadlineReminder.objects.filter(game_id=game_id, seq=seq).first()
+        if reminder is not None:
+            _schedule_reminder(reminder)
+        return 0
+    _after(created, mail_ids)
+    return len(created)
+
+
+def _schedule_reminder(reminder: DeadlineReminder) -> None:
+    if reminder.remind_at - timezone.now() <= deadlines.horizon(app):  # beyond: the sweeper
+        _send(REMIND_TASK, reminder.game_id, reminder.seq, eta=reminder.remind_at)
+
+
+def _after(created: list[Notification], mail_ids: list[int]) -> None:
+    push(created)
+    for mail_id in mail_ids:
+        if not _send(MAIL_TASK, mail_id):
+            outbox.send(mail_id)
+
+
+def digest(day: date) -> int:
+    """The digest mails of `day` (UTC), one per user in digest mode told anything that day."""
+    return sum(outbox.send(mail_id) == outbox.SENT for mail_id in outbox.plan_digests(day))
+
+
+def sweep(min_age: timedelta = SWEEP_MIN_AGE) -> int:
+    """Everything a fast path left: returns how many things it did."""
+    done = 0
+    for game_id in deriving.behind():
+        done += _guarded(derive, game_id)
+    due = DeadlineReminder.objects.filter(done=False, remind_at__lte=timezone.now())
+    for game_id, seq in due.values_list("game_id", "seq")[:100]:
+        done += _guarded(remind, game_id, seq)
+    for mail_id in outbox.overdue(min_age):
+        done += _guarded(lambda pk: outbox.send(pk) != "taken", mail_id)
+    outbox.mark_lost()
+    presence.expire()
+    return done
+
+
+def _guarded(step, *args) -> int:
+    try:
+        return int(bool(step(*args)))
+    except Exception:
+        log.exception("notification step %s%s failed", getattr(step, "__name__", step), args)
+        return 0
+
+
+def start_runner(*, interval: float = 0.5) -> threading.Thread:
+    """`make run`'s notifications without Celery: sweeps in a daemon thread."""
+
+    def loop() -> None:
+        while True:
+            try:
+                close_old_connections()
+                sweep(min_age=timedelta(0))
+            except Exception:
+                log.exception("notification sweep failed")
+            time.sleep(interval)
+
+    thread = threading.Thread(target=loop, name="sejmi-notifications", daemon=True)
+    thread.start()
+    return thread

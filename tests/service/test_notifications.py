@@ -1,0 +1,392 @@
+"""Notifications end to end (issue 10; API.md "Notifications"): games played through the REST
+API, a REAL Celery worker (a subprocess on the test database, tests/service/notify_stack.py)
+deriving the notifications at commit, and a REAL SMTP server on loopback receiving the mails.
+R19/R23: a notification goes only to the seat it is about, never to another player or a
+spectator."""
+
+from __future__ import annotations
+
+import re
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiosmtpd.controller import Controller
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.db import connection
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from games.models import Notification, OutboxMail, Presence
+from games.notifications import runner
+from sejmi.celery import app
+from tests.service.notify_stack import QUEUE, Inbox, Worker, free_port
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+WAIT_S = 20.0
+QUIET_S = 1.5  # how long nothing more may arrive once something arrived
+HANDS = [["C25", "C26", "C29"], ["C30", "C33", "C01"], ["C02", "C03", "C04"]]
+PLAY = {"type": "play", "card": "C25", "effect": 0, "scope": "one", "target": 1}  # LOSE_1 on 1
+_names = iter(range(10**6))
+
+
+# --- the real processes ---------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def smtp() -> Inbox:
+    inbox = Inbox()
+    controller = Controller(inbox, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    inbox.port = controller.port  # type: ignore[attr-defined]
+    yield inbox
+    controller.stop()
+
+
+@pytest.fixture(scope="session")
+def notify_worker(django_db_setup, django_db_blocker, smtp) -> Worker:
+    with django_db_blocker.unblock():
+        database = connection.settings_dict["NAME"]
+    log = Path(tempfile.gettempdir()) / f"sejmi-notify-worker-{QUEUE}.log"
+    worker = Worker(database, smtp.port, log)
+    try:
+        worker.wait_ready(app)
+        yield worker
+    finally:
+        worker.stop()
+
+
+@pytest.fixture
+def notifying(notify_worker, settings, smtp) -> Inbox:
+    """Notification tasks go to the test worker's queue; rigged games allowed."""
+    if not settings.CELERY_DEADLINES:
+        pytest.fail("notification tests need REDIS_URL set and SEJMI_INPROCESS_RUNNER off")
+    settings.SEJMI_NOTIFY_QUEUE = QUEUE
+    settings.SEJMI_ALLOW_RIGGED = True
+    return smtp
+
+
+# --- helpers --------------------------------------------------------------------------------
+
+
+def wait_for(check: Callable[[], Any], what: str, timeout: float = WAIT_S) -> Any:
+    give_up = time.monotonic() + timeout
+    while not (found := check()):
+        assert time.monotonic() < give_up, f"waited {timeout} s for {what}"
+        time.sleep(0.05)
+    return found
+
+
+def player(mode: str | None = "immediate", language: str = "en") -> APIClient:
+    """A registered API client; with `mode`, an address (<name>@example.test) and that mode."""
+    client, name = APIClient(), f"notif{next(_names)}x{int(time.time() * 1000) % 10**6}"
+    answer = client.post("/api/auth/register/", {"username": name, "password": "s3cret-pass-1"},
+                         format="json")  # fmt: skip
+    assert answer.status_code == 201, answer.content
+    client.credentials(HTTP_AUTHORIZATION=f"Token {answer.json()['token']}")
+    client.username, client.token = name, answer.json()["token"]  # type: ignore[attr-defined]
+    client.address = f"{name}@example.test"  # type: ignore[attr-defined]
+    if mode is not None:
+        prefs = {"email": client.address, "email_mode": mode, "language": language}
+        put = client.put("/api/me/preferences/", prefs, format="json")
+        assert put.status_code == 200 and put.json() == prefs, put.content
+    return client
+
+
+def game(players: list[APIClient], *, hands=None, options=None) -> int:
+    """A rigged game, every seat taken in order, seat 0 on turn first (R2 skipped)."""
+    rig = {"first": 0, **({"hands": hands} if hands else {})}
+    body = {"seats": len(players), "rig": rig, "options": options or {}}
+    created = players[0].post("/api/games/", body, format="json")
+    assert created.status_code == 201, created.content
+    gid = created.json()["id"]
+    for seat, client in enumerate(players):
+        joined = client.post(f"/api/games/{gid}/join/", {"seat": seat}, format="json")
+        assert joined.status_code == 200, joined.content
+    return gid
+
+
+def listed(client: APIClient, unread: bool = False) -> dict:
+    answer = client.get("/api/notifications/" + ("?unread=1" if unread else ""))
+    assert answer.status_code == 200, answer.content
+    return answer.json()
+
+
+def kinds(client: APIClient, gid: int) -> list[str]:
+    return sorted(n["kind"] for n in listed(client)["notifications"] if n["game"] == gid)
+
+
+def send(client: APIClient, gid: int, command: dict) -> None:
+    seq = client.get(f"/api/games/{gid}/").json()["seq"]
+    answer = client.post(f"/api/games/{gid}/commands/", {"expected_seq": seq, **command},
+                         format="json")  # fmt: skip
+    assert answer.status_code == 200, answer.content
+
+
+def barrier(first: APIClient, second: APIClient) -> None:
+    """Every task sent so far has run: the solo worker takes its queue in order, so once a new
+    game's your_turn (sent after them) exists, they are done."""
+    gid = game([first, second])
+    wait_for(lambda: "your_turn" in kinds(first, gid), "the barrier game's your_turn")
+
+
+# --- tests ----------------------------------------------------------------------------------
+
+
+def test_your_turn_is_created_at_commit_and_mailed_once(notifying):
+    anna, ben = player(), player()
+    gid = game([anna, ben])
+
+    wait_for(lambda: kinds(anna, gid) == ["your_turn"], "anna's your_turn")
+    mails = wait_for(lambda: notifying.to(anna.address), "anna's mail")
+    barrier(player(None), player(None))
+    assert len(notifying.to(anna.address)) == 1
+    assert kinds(ben, gid) == []  # not his turn: told nothing, mailed nothing (R23)
+    assert notifying.to(ben.address) == []
+    body = mails[0].get_content()
+    assert f"http://testserver/games/{gid}/" in body
+    assert "It is your turn" in mails[0]["Subject"]
+    assert re.search(r"http://testserver/unsubscribe/[^/\s]+/", body)
+    assert str(mails[0]["List-Unsubscribe"]).strip().startswith("<http://testserver/unsubscribe/")
+    assert listed(anna, unread=True)["unread"] == 1
+
+
+def test_a_notification_or_mail_task_run_twice_delivers_once(notifying):
+    anna, ben = player(), player()
+    gid = game([anna, ben])
+    wait_for(lambda: notifying.to(anna.address), "anna's mail")
+    mail = OutboxMail.objects.get(notification__user__username=anna.username)
+
+    for _ in range(2):  # the broker delivers a task twice; beat's sweeper runs beside them
+        app.send_task(runner.DERIVE_TASK, (gid,), queue=QUEUE)
+        app.send_task(runner.MAIL_TASK, (mail.pk,), queue=QUEUE)
+        app.send_task(runner.SWEEP_TASK, (), queue=QUEUE)
+    barrier(player(None), player(None))
+
+    assert Notification.objects.filter(game_id=gid).count() == 1
+    assert len(notifying.to(anna.address)) == 1
+    mail.refresh_from_db()
+    assert (mail.state, mail.attempts) == ("sent", 1)
+
+
+def test_a_digest_gathers_a_days_notifications_in_one_mail(notifying):
+    anna = player("digest", language="cs")
+    first, second = game([anna, player(None)]), game([anna, player(None)])
+    wait_for(lambda: len(listed(anna)["notifications"]) == 2, "two your_turn")
+    barrier(player(None), player(None))
+    assert notifying.to(anna.address) == []  # digest: no mail per notification
+
+    for _ in range(2):  # beat sends it once a day; a second run sends nothing more
+        app.send_task(runner.DIGEST_TASK, (timezone.now().date().isoformat(),), queue=QUEUE)
+    mails = wait_for(lambda: notifying.to(anna.address), "the digest")
+    barrier(player(None), player(None))
+
+    assert len(notifying.to(anna.address)) == 1
+    body = mails[0].get_content()
+    assert f"/games/{first}/" in body and f"/games/{second}/" in body
+    assert "Jste na tahu" in body  # her language: Czech
+    assert "/unsubscribe/" in body
+
+
+@pytest.mark.asyncio
+async def test_no_mail_while_the_players_game_socket_is_open(notifying):
+    anna, ben = await sync_to_async(player)(), await sync_to_async(player)()
+    gid = await sync_to_async(_lobby)(anna)
+    sock = WebsocketCommunicator(_asgi(), f"/ws/games/{gid}/", headers=_auth(anna))
+    assert (await sock.connect(timeout=5))[0]
+    assert await sync_to_async(Presence.objects.filter(game_id=gid).count)() == 1
+
+    await sync_to_async(_join)(ben, gid, 1)
+    await sync_to_async(wait_for)(lambda: kinds(anna, gid) == ["your_turn"], "your_turn")
+    await sync_to_async(barrier)(await sync_to_async(player)(None),
+                                 await sync_to_async(player)(None))  # fmt: skip
+    assert notifying.to(anna.address) == []
+    state = await sync_to_async(lambda: OutboxMail.objects.get(notification__game_id=gid).state)()
+    assert state == "skipped"
+
+    await sock.disconnect()
+    assert await sync_to_async(Presence.objects.filter(game_id=gid).count)() == 0
+
+
+def test_the_unsubscribe_link_turns_mail_off_without_login(notifying, client):
+    anna, ben = player(), player()
+    game([anna, ben])
+    body = wait_for(lambda: notifying.to(anna.address), "anna's mail")[0].get_content()
+    path = re.search(r"http://testserver(/unsubscribe/[^/\s]+/)", body).group(1)
+
+    page = client.get(path)  # a mail client may fetch links: GET only asks
+    assert page.status_code == 200 and b"<form" in page.content
+    assert anna.get("/api/me/preferences/").json()["email_mode"] == "immediate"
+    done = client.post(path)
+    assert done.status_code == 200
+    assert anna.get("/api/me/preferences/").json()["email_mode"] == "off"
+    assert client.post("/unsubscribe/forged-token/").status_code == 404
+
+
+def test_mode_off_sends_no_mail(notifying):
+    anna = player("off")
+    gid = game([anna, player(None)])
+    wait_for(lambda: kinds(anna, gid) == ["your_turn"], "your_turn")
+    barrier(player(None), player(None))
+    assert notifying.to(anna.address) == []
+
+
+def test_block_window_goes_to_the_asked_seats_only(notifying):
+    """R19: everyone else in the game is asked, and knows the play was announced; the Kostič
+    is not asked. A spectator is told nothing."""
+    anna, ben, cleo = player(None), player(None), player(None)
+    gid = game([anna, ben, cleo], hands=HANDS)
+    wait_for(lambda: kinds(anna, gid) == ["your_turn"], "your_turn")
+    send(anna, gid, PLAY)
+    wait_for(lambda: kinds(ben, gid) == ["block_window"], "ben's block_window")
+    wait_for(lambda: kinds(cleo, gid) == ["block_window"], "cleo's block_window")
+    barrier(player(None), player(None))
+    assert kinds(anna, gid) == ["your_turn"]
+
+
+def test_deadline_soon_at_80_percent_of_the_decision(notifying):
+    anna, ben = player(None), player(None)
+    gid = game([anna, ben], options={"turn_deadline_s": 10})
+    found = wait_for(lambda: "deadline_soon" in kinds(anna, gid), "deadline_soon")
+    assert found
+    row = Notification.objects.get(game_id=gid, kind="deadline_soon")
+    turn = Notification.objects.get(game_id=gid, kind="your_turn")
+    assert 7.5 <= (row.at - turn.at).total_seconds() < 10  # 80 % of 10 s, before the deadline
+    assert kinds(ben, gid) == []
+
+
+@pytest.mark.asyncio
+async def test_ws_me_pushes_the_notification_with_the_unread_count(notifying):
+    anna, ben, watcher = [await sync_to_async(player)(None) for _ in range(3)]
+    gid = await sync_to_async(_lobby)(anna)
+    mine = WebsocketCommunicator(_asgi(), "/ws/me/", headers=_auth(anna))
+    theirs = WebsocketCommunicator(_asgi(), "/ws/me/", headers=_auth(watcher))
+    other = WebsocketCommunicator(_asgi(), "/ws/me/", headers=_auth(ben))
+    for sock in (mine, theirs, other):
+        assert (await sock.connect(timeout=5))[0]
+
+    await sync_to_async(_join)(ben, gid, 1)
+    message = await mine.receive_json_from(timeout=WAIT_S)
+
+    assert message["type"] == "notification" and message["unread"] == 1
+    assert message["notification"]["kind"] == "your_turn"
+    assert message["notification"]["game"] == gid and message["notification"]["read"] is False
+    await sync_to_async(barrier)(await sync_to_async(player)(None),
+                                 await sync_to_async(player)(None))  # fmt: skip
+    assert await theirs.receive_nothing(timeout=QUIET_S)  # a spectator: nothing
+    assert await other.receive_nothing(timeout=0.1)  # the other player: nothing of anna's
+    for sock in (mine, theirs, other):
+        await sock.disconnect()
+
+
+@pytest.mark.asyncio
+async def test_ws_me_refuses_an_anonymous_socket():
+    sock = WebsocketCommunicator(_asgi(), "/ws/me/", headers=[(b"origin", b"http://localhost")])
+    assert (await sock.connect(timeout=5))[0]
+    assert (await sock.receive_output(timeout=5))["code"] == 4401
+
+
+def test_another_player_can_neither_list_nor_mark_anothers_notifications(notifying):
+    anna, ben = player(None), player(None)
+    gid = game([anna, ben])
+    wait_for(lambda: kinds(anna, gid) == ["your_turn"], "your_turn")
+    mine = listed(anna)["notifications"][0]["id"]
+
+    assert listed(ben)["notifications"] == []
+    assert ben.post("/api/notifications/read/", {"ids": [mine]}, format="json").json() == {
+        "unread": 0}  # fmt: skip
+    assert listed(anna)["unread"] == 1
+    assert anna.post("/api/notifications/read/", {"all": True}, format="json").json() == {
+        "unread": 0}  # fmt: skip
+    assert listed(anna, unread=True)["notifications"] == []
+    bad = anna.post("/api/notifications/read/", {"all": "yes"}, format="json")
+    assert bad.status_code == 400 and bad.json()["error"]["code"] == "invalid"
+    assert APIClient().get("/api/notifications/").status_code == 401
+
+
+def test_preferences_are_checked(db):
+    anna = player(None)
+    assert anna.get("/api/me/preferences/").json() == {
+        "email": None, "email_mode": "immediate", "language": "en"}  # fmt: skip
+    for bad in ({"email": "not an address"}, {"email_mode": "weekly"}, {"language": "de"},
+                {"colour": "red"}):  # fmt: skip
+        answer = anna.put("/api/me/preferences/", bad, format="json")
+        assert answer.status_code == 400 and answer.json()["error"]["code"] == "invalid", bad
+
+
+# --- socket helpers ---------------------------------------------------------------------------
+
+
+def _asgi():
+    from sejmi.asgi import application
+
+    return application
+
+
+def _auth(client: APIClient) -> list[tuple[bytes, bytes]]:
+    return [(b"origin", b"http://localhost"),
+            (b"authorization", f"Token {client.token}".encode())]  # fmt: skip
+
+
+def _lobby(creator: APIClient) -> int:
+    created = creator.post("/api/games/", {"seats": 2, "rig": {"first": 0}}, format="json")
+    assert created.status_code == 201, created.content
+    gid = created.json()["id"]
+    _join(creator, gid, 0)
+    return gid
+
+
+def _join(client: APIClient, gid: int, seat: int) -> None:
+    joined = client.post(f"/api/games/{gid}/join/", {"seat": seat}, format="json")
+    assert joined.status_code == 200, joined.content
+
+
+def test_a_mail_whose_sender_died_mid_send_is_marked_lost_not_sent_again(mailoutbox, settings):
+    """At most once: a row left `sending` (its worker died between the claim and the end of
+    the SMTP exchange) may or may not have reached the server, so it is never sent again.
+    In-process, without Celery (as `make run`), Django's test mail outbox as the server."""
+    from datetime import timedelta
+
+    from games.notifications import outbox
+
+    settings.CELERY_DEADLINES, settings.SEJMI_ALLOW_RIGGED = False, True
+    anna = player()
+    gid = _lobby(anna)
+    _join(player(None), gid, 1)
+    runner.derive(gid)  # in-process here: the same code as the task
+    mail = OutboxMail.objects.get(notification__game_id=gid)
+    assert mail.state == "sent" and len(mailoutbox) == 1
+    OutboxMail.objects.filter(pk=mail.pk).update(state="pending")  # as if not sent yet
+    assert outbox.claim(mail.pk)  # a sender claims it ... and dies
+    assert outbox.send(mail.pk) == "taken"  # nobody else may send it meanwhile
+    OutboxMail.objects.filter(pk=mail.pk).update(lease_until=timezone.now() - timedelta(seconds=1))
+
+    runner.sweep()
+
+    mail.refresh_from_db()
+    assert mail.state == "lost" and len(mailoutbox) == 1
+    runner.sweep()
+    assert len(mailoutbox) == 1
+
+
+def test_the_me_page_sets_the_mail_preferences_in_czech(client, django_user_model):
+    from games.notifications.mails import unsubscribe_token
+
+    user = django_user_model.objects.create_user("petra", password="s3cret-pass-1")
+    client.force_login(user)
+    page = client.get("/me/", HTTP_ACCEPT_LANGUAGE="cs")
+    assert "Upozornění e-mailem" in page.content.decode()
+    saved = client.post("/me/preferences/", {"email": "petra@example.test",
+                                             "email_mode": "digest", "language": "cs"})  # fmt: skip
+    assert saved.status_code == 302
+    assert user.notification_prefs.email_mode == "digest"
+    refused = client.post("/me/preferences/", {"email": "nope", "email_mode": "off"})
+    assert refused.url.endswith("prefs=invalid#notification-prefs")
+    client.logout()
+    page = client.get(f"/unsubscribe/{unsubscribe_token(user.pk)}/", HTTP_ACCEPT_LANGUAGE="cs")
+    assert "Zastavit e-maily" in page.content.decode()
