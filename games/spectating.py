@@ -7,9 +7,10 @@ see the present. When: while the game is active and its `spectator_delay` is abo
 is public and live; once the game has ended everything is shown at once (R23), and replays of
 an ended game are never delayed.
 
-What: the game as it stood at the *shown seq*, max(seq - delay, the last lobby seq) — so from
-the start of play spectators see the full lobby until `delay` events have been played, and then
-stay exactly `delay` events behind. Every path shows that moment as a spectator saw it then:
+What: the game as it stood at the *shown seq*, max(seq - delay, the seq of game_started) — the
+deal is shown at once (it carries no decision and, redacted, no card: so a started game never
+reads "lobby" to anyone), then spectators stay there until `delay` more events have been
+played, and from then on exactly `delay` events behind. Every path shows that moment as a spectator saw it then:
 the public state folded up to it, events up to it redacted on it (R23; the pass of a window
 still open there stays hidden, R19), and the view with `legal` [], `deadline` null (the
 present's deadline would tell when the last move was made) and `"delayed": true`. The view,
@@ -58,21 +59,21 @@ def sees_present(state: GameState, user) -> bool:
     return selectors.seat_of(state, user) is not None
 
 
-def _lobby_ends(game_ids: list[int]) -> dict[int, int]:
-    """The seq of each started game's last lobby event (the one before game_started)."""
+def _starts(game_ids: list[int]) -> dict[int, int]:
+    """The seq of each started game's game_started event."""
     rows = GameEvent.objects.filter(game_id__in=game_ids, type=GAME_STARTED)
-    return {game_id: seq - 1 for game_id, seq in rows.values_list("game_id", "seq")}
+    return dict(rows.values_list("game_id", "seq"))
 
 
-def _behind(seq: int, delay: int, lobby_end: int | None) -> int:
-    if lobby_end is None or seq <= lobby_end:  # still in the lobby: public, live
+def _behind(seq: int, delay: int, start: int | None) -> int:
+    if start is None or seq <= start:  # the lobby and the deal: public, live
         return seq
-    return max(seq - delay, lobby_end)
+    return max(seq - delay, start)
 
 
 def shown_seq(game_id: int, seq: int, state: GameState) -> int:
     """The seq a spectator of this active game is shown when the game stands at `seq`."""
-    return _behind(seq, delay_of(state), _lobby_ends([game_id]).get(game_id))
+    return _behind(seq, delay_of(state), _starts([game_id]).get(game_id))
 
 
 def shown_for(game_id: int, user, seq: int, state: GameState) -> Shown | None:
@@ -137,7 +138,7 @@ def lobby(status: str | None, user, *, variant: str | None = None,
     delayed = {p.game_id: p for p in rows if _delayed_row(p, user)}
     if not delayed:
         return [selectors.summary(p) for p in rows]
-    ends = _lobby_ends(list(delayed))
+    ends = _starts(list(delayed))
     seqs = {g: _behind(p.seq, _row_delay(p), ends.get(g)) for g, p in delayed.items()}
     ats = _event_times(seqs)
     return [selectors.summary(p, seq=seqs.get(p.game_id), updated_at=ats.get(p.game_id))
@@ -202,10 +203,10 @@ async def delayed_batch(message: dict[str, Any], present: GameState) -> DelayedB
 
 def _compute(message: dict[str, Any], present: GameState) -> DelayedBatch:
     game_id, delay = message["game"], delay_of(present)
-    lobby_end = _lobby_ends([game_id]).get(game_id)
+    start = _starts([game_id]).get(game_id)
     before = message["events"][0]["seq"] - 1  # where the game stood before this batch
-    first = _behind(before, delay, lobby_end) + 1
-    seq = _behind(message["seq"], delay, lobby_end)
+    first = _behind(before, delay, start) + 1
+    seq = _behind(message["seq"], delay, start)
     shown = Shown(seq, selectors.state_at(game_id, seq))
     events = tuple(
         (e["seq"], json.dumps({"type": "event", "event": e}))

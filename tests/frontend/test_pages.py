@@ -285,7 +285,7 @@ def test_lists_never_tell_who_passed_in_an_open_block_window(settings):
     passed learns from "my games" that the game no longer waits for him."""
     settings.SEJMI_ALLOW_RIGGED = True
     eva, jan, petr = logged_in("eva"), logged_in("jan"), logged_in("petr")
-    gid = new_game(eva, 3, rig={"first": 0})
+    gid = new_game(eva, 3, rig={"first": 0}, spectator_delay=0)  # the lobby shows its play
     for seat, client in enumerate((eva, jan, petr)):
         join(client, gid, seat)
     view = eva.get(f"/api/games/{gid}/").json()

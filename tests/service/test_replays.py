@@ -512,7 +512,9 @@ RIG = {"lives": [6, 6, 2], "hands": [ANNA_HAND, BOB_HAND, CARL_HAND], "first": 0
 class Table:
     def __init__(self, make_player) -> None:
         self.seats = [make_player() for _ in range(3)]
-        created = self.seats[0].post("/api/games/", {"seats": 3, "rig": RIG}, format="json")
+        live = {"spectator_delay": 0}  # its spectators read the running game's present
+        created = self.seats[0].post("/api/games/", {"seats": 3, "rig": RIG, "options": live},
+                                     format="json")  # fmt: skip
         assert created.status_code == 201, created.content
         self.gid = created.json()["id"]
         for seat, client in enumerate(self.seats):

@@ -41,9 +41,8 @@ class Game:
         for seat, client in enumerate(self.seats):
             joined = client.post(self.url("join/"), {"seat": seat}, format="json")
             assert joined.status_code == 200, joined.content
-        self.started = event_store.load(self.gid)[-1].seq
-        self.lobby_end = next(r.seq for r in event_store.load(self.gid)
-                              if r.type == "game_started") - 1  # fmt: skip
+        self.started = next(r.seq for r in event_store.load(self.gid)
+                            if r.type == "game_started")  # fmt: skip
 
     def url(self, tail: str = "") -> str:
         return f"/api/games/{self.gid}/{tail}"
@@ -65,9 +64,9 @@ class Game:
         return self.get(self.staff)["status"] == "active"
 
     def shown(self, delay: int) -> int:
-        """What a spectator must be shown now (the lobby is public; from the start of play,
+        """What a spectator must be shown now (the lobby and the deal are public; after them,
         `delay` events behind)."""
-        return max(self.head - delay, self.lobby_end)
+        return max(self.head - delay, self.started)
 
     def step(self) -> bool:
         """One command by the first seat that may act (its first legal body); False at the end."""
@@ -121,7 +120,7 @@ def test_spectators_stay_the_delay_behind_on_every_rest_path_and_players_see_the
     behind = 0
     while game.step() and game.running:
         head = game.head
-        if head - DELAY > game.lobby_end:
+        if head - DELAY > game.started:
             behind += 1
         for client in (game.anonymous, game.stranger):
             assert_spectator_paths_stop_at(game, client, game.shown(DELAY))
