@@ -210,9 +210,12 @@ class GameConsumer(AsyncWebsocketConsumer):
         proj, state = selectors.current(self.game_id)
         shown = spectating.shown_for(self.game_id, self.user, proj.seq, state)
         if shown is not None:  # a spectator of a delayed game: up to the shown seq only
-            events = [e for after, upto in spans
-                      for e in spectating.shown_events(self.game_id, shown, after, upto)]
-            return events, spectating.shown_view(self.game_id, shown)  # fmt: skip
+            events = [
+                e
+                for after, upto in spans
+                for e in spectating.shown_events(self.game_id, shown, after, upto)
+            ]
+            return events, spectating.shown_view(self.game_id, shown)
         viewer = selectors.seat_of(state, self.user)
         events = []
         for after, upto in spans:

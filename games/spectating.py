@@ -10,11 +10,12 @@ an ended game are never delayed.
 What: the game as it stood at the *shown seq*, max(seq - delay, the seq of game_started) — the
 deal is shown at once (it carries no decision and, redacted, no card: so a started game never
 reads "lobby" to anyone), then spectators stay there until `delay` more events have been
-played, and from then on exactly `delay` events behind. Every path shows that moment as a spectator saw it then:
-the public state folded up to it, events up to it redacted on it (R23; the pass of a window
-still open there stays hidden, R19), and the view with `legal` [], `deadline` null (the
-present's deadline would tell when the last move was made) and `"delayed": true`. The view,
-events, replays, markers, transcript, lobby list and websocket all read it from here.
+played, and from then on exactly `delay` events behind. Every path shows that moment as a
+spectator saw it then: the public state folded up to it, events up to it redacted on it
+(R23; the pass of a window still open there stays hidden, R19), and the view with `legal` [],
+`deadline` null (the present's deadline would tell when the last move was made) and
+`"delayed": true`. The view, events, replays, markers, transcript, lobby list and websocket
+all read it from here.
 
 The websocket computes each committed batch's delayed frames once per process (`delayed_batch`)
 and every spectator socket of that process sends the same text.

@@ -208,7 +208,8 @@ def token_of(client: APIClient) -> str:
 
 
 def open_canary(make_player, variant: str, seats: int, *, bots: list[int] = (),
-                rig: dict | None = None, seed: str = "canary", delay: int = 0) -> Canary:  # fmt: skip
+                rig: dict | None = None, seed: str = "canary",
+                delay: int = 0) -> Canary:  # fmt: skip
     """A game in the lobby: every human has an account (not yet seated), and so does a
     spectator. The humans join with `join_all` (the last join starts the game)."""
     humans = {seat: Role(f"seat{seat}", seat, make_player())

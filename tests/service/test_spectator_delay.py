@@ -99,6 +99,8 @@ def assert_spectator_paths_stop_at(game: Game, client: APIClient, shown: int) ->
     assert told == transcript(past, viewer=None, lang="en")
     listed = next(g for g in client.get("/api/games/").json() if g["id"] == game.gid)
     assert listed["seq"] == shown
+    page = client.get(f"/games/{game.gid}/replay/").content.decode()  # the replay viewer's end
+    assert f'data-last="{shown}"' in page and f'data-at="{shown}"' in page
 
 
 def assert_present(game: Game, client: APIClient, head: int) -> None:
@@ -184,7 +186,9 @@ async def read_until(sock, seq: int) -> tuple[list[dict], dict]:
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_a_spectator_socket_receives_the_game_the_delay_behind_without_gaps_or_twice(
-    make_player, settings, sockets  # noqa: F811
+    make_player,
+    settings,
+    sockets,  # noqa: F811
 ):
     settings.SEJMI_ALLOW_RIGGED = True
     game = await sync_to_async(Game)(make_player, DELAY)
@@ -235,7 +239,9 @@ async def test_a_spectator_socket_receives_the_game_the_delay_behind_without_gap
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_spectator_sockets_share_one_rendering_of_each_delayed_batch(
-    make_player, settings, sockets  # noqa: F811
+    make_player,
+    settings,
+    sockets,  # noqa: F811
 ):
     from games import spectating
 
@@ -249,3 +255,26 @@ async def test_spectator_sockets_share_one_rendering_of_each_delayed_batch(
     assert all(h == heard[0] for h in heard)
     batches = [key for key in spectating._BATCHES if key[0] == game.gid]
     assert batches  # computed once per committed batch, not once per socket
+
+
+@pytest.mark.django_db
+def test_a_game_stored_before_the_option_is_watched_live_and_still_audits(make_player, settings):
+    """A projection and a game_created written before `spectator_delay` existed: the codec and
+    the fold read the missing option as 0 (live, as that game was promised), and the audit's
+    replay check still finds the stored game to be the fold."""
+    from games.models import GameEvent, GameProjection
+
+    settings.SEJMI_ALLOW_RIGGED = True
+    game = Game(make_player, 0)
+    while game.step():
+        pass
+    proj = GameProjection.objects.get(game_id=game.gid)
+    state = dict(proj.state)
+    state["options"] = {k: v for k, v in state["options"].items() if k != "spectator_delay"}
+    GameProjection.objects.filter(game_id=game.gid).update(state=state)
+    created = GameEvent.objects.get(game_id=game.gid, seq=1)
+    assert created.data["options"]["spectator_delay"] == 0  # (new games write it down)
+    view = game.get(game.anonymous)
+    assert view["options"]["spectator_delay"] == 0 and not view["delayed"]
+    audit = game.get(game.anonymous, "audit/")
+    assert audit["replay_ok"] and audit["chain_ok"] and audit["rules_ok"]
