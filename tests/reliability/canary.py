@@ -146,8 +146,10 @@ class Canary:
         if not tasks.sweep():
             # Who is awaited now, not at the poll: any command (an illegal probe too) first
             # lets awaited bots act, as a late command first applies a timeout (issue 9).
-            awaiting = GameProjection.objects.get(game_id=self.gid).state["awaiting"]
-            self.human_move(awaiting)  # bookkeeping, no payload
+            # The head too: a view read before a probe let bots act is not the present.
+            proj = GameProjection.objects.get(game_id=self.gid)
+            self.head = proj.seq  # bookkeeping, no payload
+            self.human_move(proj.state["awaiting"])
         self.head = GameProjection.objects.get(game_id=self.gid).seq  # bookkeeping, no payload
         return True
 
