@@ -50,6 +50,16 @@ class GameRow:
     updated_at: datetime
 
     @property
+    def delay(self) -> int:
+        """Events spectators stay behind (games.spectating); a game older than the option: 0."""
+        return self.options.get("spectator_delay", 0)
+
+    @property
+    def delayed(self) -> bool:
+        """A running game whose spectators are shown the past: the lobby shows no play of it."""
+        return self.status == "active" and self.delay > 0
+
+    @property
     def taken(self) -> int:
         return sum(1 for s in self.seats if s.name is not None)
 
@@ -114,9 +124,17 @@ def open_games() -> list[GameRow]:
 
 
 def running_games() -> list[GameRow]:
-    """Games being played, the most recently moved first."""
+    """Games being played, the most recently moved first. The lobby is public: of a game with
+    a spectator delay it shows only who plays and how (no lives, turn or whose move it is:
+    its spectators see those `delay` events late, games.spectating)."""
     query = GameProjection.objects.filter(status="active").order_by("-updated_at", "-game_id")
-    return _rows(query[:PAGE])
+    return [_without_play(g) if g.delayed else g for g in _rows(query[:PAGE])]
+
+
+def _without_play(game: GameRow) -> GameRow:
+    seats = [replace(s, awaited=False, lives=0) for s in game.seats]
+    return replace(game, seats=seats, kostic=None, phase=None, turn=0, acting=frozenset(),
+                   deadline=None)  # fmt: skip
 
 
 def finished_games(*, player: str = "", variant: str = "") -> list[GameRow]:

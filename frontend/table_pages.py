@@ -9,7 +9,7 @@ from django.utils.translation import get_language
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 from frontend.visits import record_visit
-from games import selectors
+from games import selectors, spectating
 from games.engine import Deck
 from games.errors import ApiError
 
@@ -44,11 +44,11 @@ def _missing(request, game_id: int):
 
 @ensure_csrf_cookie
 def table(request, game_id: int):
-    try:
-        proj, state = selectors.current(game_id)
+    try:  # a spectator of a delayed game has been shown its shown seq (games.spectating)
+        last, _, state = spectating.last_seq_for(game_id, request.user)
     except ApiError:
         return _missing(request, game_id)
-    since = record_visit(user=request.user, game_id=game_id, seq=proj.seq)
+    since = record_visit(user=request.user, game_id=game_id, seq=last)
     context = {
         "game_id": game_id,
         "seat": selectors.seat_of(state, request.user),
@@ -61,14 +61,14 @@ def table(request, game_id: int):
 
 @ensure_csrf_cookie
 def replay(request, game_id: int):
-    try:
-        proj, state = selectors.current(game_id)
+    try:  # a spectator of a delayed game replays up to its shown seq (games.spectating)
+        last, _, state = spectating.last_seq_for(game_id, request.user)
     except ApiError:
         return _missing(request, game_id)
     context = {
         "game_id": game_id,
-        "at": _at(request.GET.get("at"), proj.seq),
-        "last": proj.seq,
+        "at": _at(request.GET.get("at"), last),
+        "last": last,
         "catalog": catalog(state.deck),
         "words": words(),
     }

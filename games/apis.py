@@ -9,7 +9,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games import accounts, selectors, services, tickets
+from games import accounts, selectors, services, spectating, tickets
 from games.api_base import Api, answers, choice_param, int_param, json_object
 from games.engine.state import VARIANTS
 from games.serializers import (
@@ -86,9 +86,9 @@ class GamesApi(Api):
         responses=answers(200, GameSummarySerializer(many=True), 400),
     )
     def get(self, request: Request) -> Response:
-        return Response(selectors.lobby(choice_param(request, "status", STATUSES),
-                                        variant=choice_param(request, "variant", VARIANTS),
-                                        player=request.query_params.get("player")))  # fmt: skip
+        return Response(spectating.lobby(choice_param(request, "status", STATUSES), request.user,
+                                         variant=choice_param(request, "variant", VARIANTS),
+                                         player=request.query_params.get("player")))  # fmt: skip
 
     @extend_schema(request=CreateGameSerializer, responses=answers(201, ViewSerializer, 400, 401))
     def post(self, request: Request) -> Response:
@@ -106,7 +106,7 @@ class GameApi(Api):
 
     @extend_schema(responses=answers(200, ViewSerializer, 404))
     def get(self, request: Request, game_id: int) -> Response:
-        return Response(selectors.game_detail(game_id, request.user))
+        return Response(spectating.game_detail(game_id, request.user))
 
 
 class JoinApi(Api):
@@ -146,4 +146,4 @@ class EventsApi(Api):
     )
     def get(self, request: Request, game_id: int) -> Response:
         after = int_param(request, "after", 0)
-        return Response({"events": selectors.game_events(game_id, request.user, after=after)})
+        return Response({"events": spectating.game_events(game_id, request.user, after=after)})

@@ -17,6 +17,7 @@ from dataclasses import fields
 from typing import Any
 
 from games.engine import Deck, GameState
+from games.engine.setup import game_options
 from games.engine.state import Duel, Pending
 
 STATE_FORMAT = 1
@@ -85,6 +86,7 @@ STATE_FROM_JSON: dict[str, Callable[[Any, Deck], Any]] = {
     "deck": lambda value, deck: deck,  # read first: the pending card is looked up in it
     "pending": _pending_from_json,
     "first_rolls": lambda pairs, deck: {seat: value for seat, value in pairs},
+    "options": lambda options, deck: game_options(options),  # a state stored before an option
 }
 
 

@@ -1,7 +1,9 @@
 """`/ws/games/{id}/`: each committed event, then the new view, redacted for this socket's
 viewer; `{"type": "resync", "after": seq}` replays what a client missed (API.md). A sealed
-pass (R19) is told to the passer's own sockets only, as a new view (games.sealing). Any other
-websocket path is accepted and closed with 4404, as an unknown game is (README, Live stream)."""
+pass (R19) is told to the passer's own sockets only, as a new view (games.sealing). A
+spectator of a delayed game is sent the game `spectator_delay` events behind, by the same
+promises (games.spectating). Any other websocket path is accepted and closed with 4404, as an
+unknown game is (README, Live stream)."""
 
 from __future__ import annotations
 
@@ -13,12 +15,11 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from games import selectors, services
+from games import selectors, services, spectating
 from games.codec import state_from_json
 from games.engine import Event, GameState, redact_event, view_for
 from games.engine.errors import Code
 from games.errors import ApiError
-from games.models import GameEvent
 from games.notifications.presence import Tracker
 from games.notify import group_name
 from games.socket_frames import FrameError, SocketCommand, read_frame
@@ -49,7 +50,8 @@ def _frames(game_id: int, seq: int, viewer: int | None, after: int) -> tuple[str
         data = redact_event(Event(e["type"], e["data"], e["v"]), state, viewer)
         event = {"seq": e["seq"], "type": e["type"], "at": e["at"], "data": data}
         frames.append(json.dumps({"type": "event", "event": event}))
-    view = {"id": game_id, "seq": seq, **view_for(state, viewer), "deadline": message["deadline"]}
+    view = {"id": game_id, "seq": seq, **view_for(state, viewer), "deadline": message["deadline"],
+            "delayed": False}  # fmt: skip
     frames.append(json.dumps({"type": "view", "view": view}))
     return tuple(frames)
 
@@ -91,7 +93,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         # arrives (and one already in the view is skipped by seq), instead of being missed.
         await self.channel_layer.group_add(self.group, self.channel_name)
         try:
-            view = await database_sync_to_async(selectors.game_detail)(self.game_id, self.user)
+            view = await database_sync_to_async(spectating.game_detail)(self.game_id, self.user)
         except ApiError:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await close_as_not_found(self)
@@ -163,15 +165,36 @@ class GameConsumer(AsyncWebsocketConsumer):
         means the layer dropped one: fill in from the log."""
         if message["seq"] <= self.last_sent:
             return
+        state = _remember(message)
+        if not spectating.sees_present(state, self.user):
+            await self._send_delayed(await spectating.delayed_batch(message, state))
+            return
         first = message["events"][0]["seq"]
         if first > self.last_sent + 1:
             events, _ = await database_sync_to_async(self._read)(((self.last_sent, first - 1),))
             await self._send_events(events)
-        state = _remember(message)
         viewer = selectors.seat_of(state, self.user)
         for frame in _frames(self.game_id, message["seq"], viewer, self.last_sent):
             await self.send(text_data=frame)
         self.last_sent = message["seq"]
+
+    async def _send_delayed(self, batch: spectating.DelayedBatch) -> None:
+        """A spectator of a delayed game: the batch's delayed frames, shared by every such
+        socket, from `last_sent` on (the same promises as live: a gap is filled from the log,
+        judged at the same moment, and nothing is sent twice)."""
+        if batch.seq <= self.last_sent:
+            return  # the shown moment has not moved (or a resync answer went past it)
+        if batch.first > self.last_sent + 1:
+            shown = spectating.Shown(batch.seq, batch.state)
+            events = await database_sync_to_async(spectating.shown_events)(
+                self.game_id, shown, self.last_sent, batch.first - 1
+            )
+            await self._send_events(events)
+        for seq, frame in batch.events:
+            if seq > self.last_sent:
+                await self.send(text_data=frame)
+        await self.send(text_data=batch.view)
+        self.last_sent = batch.seq
 
     async def game_sealed(self, message: dict[str, Any]) -> None:
         """R19: a pass was sealed. Only the passer's own sockets send anything: his view, now
@@ -189,12 +212,19 @@ class GameConsumer(AsyncWebsocketConsumer):
         and the view, all as of one projection: no event is newer than the view sent with it.
         Redacted for this socket's viewer (R23)."""
         proj, state = selectors.current(self.game_id)
+        shown = spectating.shown_for(self.game_id, self.user, proj.seq, state)
+        if shown is not None:  # a spectator of a delayed game: up to the shown seq only
+            events = [
+                e
+                for after, upto in spans
+                for e in spectating.shown_events(self.game_id, shown, after, upto)
+            ]
+            return events, spectating.shown_view(self.game_id, shown)
         viewer = selectors.seat_of(state, self.user)
         events = []
         for after, upto in spans:
             upto = proj.seq if upto is None else min(upto, proj.seq)
-            rows = GameEvent.objects.filter(game_id=self.game_id, seq__gt=after, seq__lte=upto)
-            events += [selectors.event_payload(r, state, viewer) for r in rows.order_by("seq")]
+            events += selectors.events_between(self.game_id, after, upto, state, viewer)
         view = selectors.game_view(self.game_id, state, self.user, seq=proj.seq,
                                    deadline=proj.deadline_at)  # fmt: skip
         return events, view

@@ -1,5 +1,7 @@
-"""Reads: views, event lists and lobby lists, always redacted for the caller (R23). Replays of
-the past: replays/selectors.py. Reads are made from the public state; while a block window is
+"""Reads: views, event lists and lobby lists, always redacted for the caller (R23), and the
+state at any seq (`state_at`). What a spectator of a delayed game may see of them:
+games/spectating.py; replays of the past: replays/selectors.py. Reads are made from the public
+state; while a block window is
 open, a caller who passed also sees his own sealed pass (games.sealing, R19). A read applies
 no deadline: after one, the view's `deadline` is in the past until a worker or the next
 command applies it (games.services)."""
@@ -11,9 +13,9 @@ from typing import Any
 
 from games import event_store, sealing
 from games.codec import state_from_json
-from games.engine import GameState, redact_event, view_for
+from games.engine import Event, GameState, fold, redact_event, view_for
 from games.errors import not_found
-from games.models import GameEvent, GameProjection
+from games.models import GameEvent, GameProjection, GameSnapshot
 
 
 def seat_of(state: GameState, user) -> int | None:
@@ -33,8 +35,9 @@ def seat_in(game_id: int, user) -> int | None:
 
 def game_view(game_id: int, state: GameState, user, *, seq: int,
               deadline: datetime | None, replay: bool = False,
-              reveal: bool = False) -> dict[str, Any]:  # fmt: skip
-    """The caller's view of `state`, the public state at `seq` (a replay's: read-only)."""
+              reveal: bool = False, delayed: bool = False) -> dict[str, Any]:  # fmt: skip
+    """The caller's view of `state`, the public state at `seq` (a replay's: read-only;
+    `delayed`: a spectator's view of the past, games.spectating)."""
     seat = seat_of(state, user)
     if not replay:  # R19: the caller's own sealed pass counts for him, nobody else's does
         state = sealing.seen_by(game_id, seq, state, seat)
@@ -42,7 +45,8 @@ def game_view(game_id: int, state: GameState, user, *, seq: int,
     if replay:  # a replay is read-only: nothing can be sent to the past
         view["legal"] = []
     return {"id": game_id, "seq": seq, **view,
-            "deadline": event_store.iso(deadline) if deadline else None}  # fmt: skip
+            "deadline": event_store.iso(deadline) if deadline else None,
+            "delayed": delayed}  # fmt: skip
 
 
 def current(game_id: int) -> tuple[GameProjection, GameState]:
@@ -52,9 +56,16 @@ def current(game_id: int) -> tuple[GameProjection, GameState]:
     return proj, state_from_json(proj.state)
 
 
-def game_detail(game_id: int, user) -> dict[str, Any]:
-    proj, state = current(game_id)
-    return game_view(game_id, state, user, seq=proj.seq, deadline=proj.deadline_at)
+def state_at(game_id: int, seq: int) -> GameState:
+    """The public state right after event `seq`: the nearest snapshot, then the events after
+    it. Both are read as plain values, not model instances (a third faster; replays and
+    delayed spectators fold up to SNAPSHOT_EVERY - 1 events per request)."""
+    snap = (GameSnapshot.objects.filter(game_id=game_id, seq__lte=seq).order_by("-seq")
+            .values_list("seq", "state").first())  # fmt: skip
+    start, base = (snap[0], state_from_json(snap[1])) if snap else (0, None)
+    rows = (GameEvent.objects.filter(game_id=game_id, seq__gt=start, seq__lte=seq)
+            .order_by("seq").values_list("type", "data", "v"))  # fmt: skip
+    return fold([Event(type_, data, v) for type_, data, v in rows], base)
 
 
 def event_payload(row: GameEvent, state_now: GameState, viewer: Any) -> dict[str, Any]:
@@ -62,21 +73,16 @@ def event_payload(row: GameEvent, state_now: GameState, viewer: Any) -> dict[str
     return {"seq": row.seq, "type": row.type, "at": event_store.iso(row.at), "data": data}
 
 
-def game_events(game_id: int, user, *, after: int = 0) -> list[dict[str, Any]]:
-    """Every event after `after`, redacted for the caller as the game is now. All of them: a
-    client folds the list, so a silently cut one would be a wrong game (long games run to
-    thousands of events). Read up to the seq of the state that redacts them: a row appended
-    after that state was read would be judged against an older game (a pass that state
-    does not know shows its seat while its window is open: R19)."""
-    proj, state = current(game_id)
-    viewer = seat_of(state, user)
-    rows = GameEvent.objects.filter(game_id=game_id, seq__gt=after, seq__lte=proj.seq)
-    rows = rows.order_by("seq")
-    return [event_payload(row, state, viewer) for row in rows]
+def events_between(game_id: int, after: int, upto: int, state: GameState,
+                   viewer: Any) -> list[dict[str, Any]]:  # fmt: skip
+    """The events (after, upto], redacted for `viewer` as `state` (the game at `upto` or
+    later) judges them."""
+    rows = GameEvent.objects.filter(game_id=game_id, seq__gt=after, seq__lte=upto)
+    return [event_payload(row, state, viewer) for row in rows.order_by("seq")]
 
 
-def lobby(status: str | None, *, variant: str | None = None,
-          player: str | None = None) -> list[dict[str, Any]]:  # fmt: skip
+def lobby_rows(status: str | None, *, variant: str | None = None,
+               player: str | None = None) -> list[GameProjection]:  # fmt: skip
     """The newest 200 games, filtered by status, variant and seated player."""
     rows = GameProjection.objects.order_by("-game_id")
     if status:
@@ -85,9 +91,12 @@ def lobby(status: str | None, *, variant: str | None = None,
         rows = rows.filter(variant=variant)
     if player:
         rows = rows.filter(game__seat_rows__user__username=player)
-    return [
-        {"id": p.game_id, "variant": p.variant, "seats": p.seats, "players": p.players,
-         "status": p.status, "seq": p.seq, "winners": p.winners,
-         "updated_at": event_store.iso(p.updated_at)}
-        for p in rows[:200]
-    ]  # fmt: skip
+    return list(rows[:200])
+
+
+def summary(p: GameProjection, *, seq: int | None = None,
+            updated_at: datetime | None = None) -> dict[str, Any]:  # fmt: skip
+    """A game in a list: at its present, or at `seq` (of `updated_at`) for a delayed caller."""
+    return {"id": p.game_id, "variant": p.variant, "seats": p.seats, "players": p.players,
+            "status": p.status, "seq": p.seq if seq is None else seq, "winners": p.winners,
+            "updated_at": event_store.iso(updated_at or p.updated_at)}  # fmt: skip

@@ -4,7 +4,7 @@ place), so these shapes document them without a second, drifting copy of the rul
 
 from rest_framework import serializers
 
-from games.engine.setup import MAX_DEADLINE_S
+from games.engine.setup import MAX_DEADLINE_S, MAX_SPECTATOR_DELAY
 from games.engine.state import VARIANTS
 
 
@@ -38,6 +38,10 @@ class OptionsSerializer(serializers.Serializer):
     )
     bots = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=5),
                                  required=False, max_length=6)  # fmt: skip
+    spectator_delay = serializers.IntegerField(
+        required=False, min_value=0, max_value=MAX_SPECTATOR_DELAY,
+        help_text="events spectators stay behind the present; default 10, 0 = live",
+    )  # fmt: skip
 
 
 class CreateGameSerializer(serializers.Serializer):
@@ -123,6 +127,10 @@ class ViewSerializer(serializers.Serializer):
     legal = serializers.ListField(child=serializers.JSONField())
     winners = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
     seed_commitment = serializers.CharField()
+    delayed = serializers.BooleanField(
+        help_text="a spectator's view of a delayed game: the game `spectator_delay` events "
+        "ago (its seq is that past seq; legal [] and deadline null)"
+    )
 
 
 class GameSummarySerializer(serializers.Serializer):

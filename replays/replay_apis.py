@@ -10,7 +10,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games import event_store, selectors
+from games import event_store, selectors, spectating
 from games.api_base import Api, answers, choice_param, int_param
 from games.engine.errors import Code
 from games.engine.state import VARIANTS
@@ -23,8 +23,9 @@ from replays.transcript import transcript
 from replays.verification import audit_for_user
 
 
-def _events(game_id: int):
-    return [event_store.to_event(r) for r in event_store.load(game_id)]
+def _events(game_id: int, upto: int):
+    """The game's events up to `upto`: the last seq the caller may see (games.spectating)."""
+    return [event_store.to_event(r) for r in event_store.load(game_id, upto=upto)]
 
 
 class FinishedGamesApi(Api):
@@ -37,8 +38,8 @@ class FinishedGamesApi(Api):
     )  # fmt: skip
     def get(self, request: Request) -> Response:
         variant = choice_param(request, "variant", VARIANTS)
-        games = selectors.lobby("ended", variant=variant,
-                                player=request.query_params.get("player"))  # fmt: skip
+        games = spectating.lobby("ended", request.user, variant=variant,
+                                 player=request.query_params.get("player"))  # fmt: skip
         return Response(games)
 
 
@@ -65,8 +66,8 @@ class MarkersApi(Api):
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT})
     def get(self, request: Request, game_id: int) -> Response:
-        selectors.current(game_id)  # 404 for an unknown game
-        return Response({"markers": markers(_events(game_id))})
+        last, _, _ = spectating.last_seq_for(game_id, request.user)  # 404 for an unknown game
+        return Response({"markers": markers(_events(game_id, last))})
 
 
 class TranscriptApi(Api):
@@ -78,9 +79,9 @@ class TranscriptApi(Api):
         lang = request.query_params.get("lang", "en")
         if lang not in ("en", "cs"):
             raise ApiError(Code.INVALID, "lang is en or cs")
-        _, state = selectors.current(game_id)
-        viewer = selectors.seat_of(state, request.user)
-        return Response({"lang": lang, "lines": transcript(_events(game_id), viewer=viewer,
+        last, _, state = spectating.last_seq_for(game_id, request.user)
+        viewer = selectors.seat_of(state, request.user)  # secrets judged at `last` (R23)
+        return Response({"lang": lang, "lines": transcript(_events(game_id, last), viewer=viewer,
                                                            lang=lang)})  # fmt: skip
 
 

@@ -4,32 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.codec import state_from_json
-from games.engine import Event, GameState, fold
 from games.engine.errors import Code
 from games.errors import ApiError
-from games.models import GameEvent, GameSnapshot
-from games.selectors import current, game_view
+from games.selectors import game_view, state_at
+from games.spectating import last_seq_for
 
-
-def state_at(game_id: int, seq: int) -> GameState:
-    """The state right after event `seq`: the nearest snapshot, then the events after it.
-    Both are read as plain values, not model instances (a third faster; replays fold up to
-    SNAPSHOT_EVERY - 1 events per request)."""
-    snap = (GameSnapshot.objects.filter(game_id=game_id, seq__lte=seq).order_by("-seq")
-            .values_list("seq", "state").first())  # fmt: skip
-    start, base = (snap[0], state_from_json(snap[1])) if snap else (0, None)
-    rows = (GameEvent.objects.filter(game_id=game_id, seq__gt=start, seq__lte=seq)
-            .order_by("seq").values_list("type", "data", "v"))  # fmt: skip
-    return fold([Event(type_, data, v) for type_, data, v in rows], base)
+__all__ = ["replay", "state_at"]
 
 
 def replay(game_id: int, user, *, at: int) -> dict[str, Any]:
     """The caller's view of the game right after event `at` (read-only: no `legal`).
-    ApiError not_found for an unknown game, invalid for an `at` outside 1..seq."""
-    proj, now = current(game_id)
-    if not 1 <= at <= proj.seq:
-        raise ApiError(Code.INVALID, f"at must be a seq from 1 to {proj.seq}")
+    ApiError not_found for an unknown game, invalid for an `at` outside 1..the last seq the
+    caller may see (a spectator of a delayed game: its shown seq, games.spectating)."""
+    last, _, now = last_seq_for(game_id, user)
+    if not 1 <= at <= last:
+        raise ApiError(Code.INVALID, f"at must be a seq from 1 to {last}")
     state = state_at(game_id, at)
     return game_view(
         game_id, state, user, seq=at, deadline=None, replay=True, reveal=now.status == "ended"

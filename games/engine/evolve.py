@@ -13,6 +13,7 @@ from typing import Any
 from . import events as ev
 from .cards import DUEL, Deck
 from .rules import affected_order
+from .setup import game_options
 from .state import (
     ACTIVE,
     BET,
@@ -43,7 +44,7 @@ def _created(_: GameState | None, d: Data) -> GameState:
         variant=d["variant"],
         n=n,
         deck=deck,
-        options=dict(d["options"]),
+        options=game_options(d["options"]),
         seed_commitment=d["seed_commitment"],
         rigged=d["rig"] is not None,
         rig=d["rig"],

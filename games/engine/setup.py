@@ -12,7 +12,17 @@ from .state import MAX_LIVES, MAX_SEATS, PAIRS, PAIRS_EXTREME, VARIANTS, GameSta
 
 HAND_SIZE = 3
 MAX_DEADLINE_S = 30 * 24 * 3600
-OPTION_DEFAULTS = {"duel_coin": False, "block_window_s": 60, "turn_deadline_s": 86_400, "bots": []}
+MAX_SPECTATOR_DELAY = 500  # events; about two whole games: anything longer hides the game
+OPTION_DEFAULTS = {
+    "duel_coin": False,
+    "block_window_s": 60,
+    "turn_deadline_s": 86_400,
+    "bots": [],
+    "spectator_delay": 10,  # events spectators stay behind the present (issue 10)
+}
+# What a game created before an option existed folds with (its game_created lacks it): such a
+# game was promised live spectators, and its record is kept as it was played.
+OLD_GAME_OPTIONS = {"spectator_delay": 0}
 BOT_NAME = "bot"
 
 
@@ -66,6 +76,9 @@ def _options(options: Any, seats: int) -> dict[str, Any]:
             or not 1 <= value <= MAX_DEADLINE_S
         ):
             raise invalid(f"{name} must be whole seconds, 1..{MAX_DEADLINE_S}")
+    delay = opts["spectator_delay"]
+    if not _int_list([delay], 0, MAX_SPECTATOR_DELAY):
+        raise invalid(f"spectator_delay is a whole number of events, 0..{MAX_SPECTATOR_DELAY}")
     bots = opts["bots"]
     if not isinstance(bots, list) or not all(_is_seat(b, seats) for b in bots):
         raise invalid(f"bots must be a list of seats 0..{seats - 1}")
@@ -73,6 +86,12 @@ def _options(options: Any, seats: int) -> dict[str, Any]:
         raise invalid("bots names a seat twice")
     opts["bots"] = sorted(bots)
     return opts
+
+
+def game_options(created: dict[str, Any]) -> dict[str, Any]:
+    """The options a game plays with: those of its game_created event, and for an option that
+    event predates, the value OLD_GAME_OPTIONS gives (an old event is upcast, never edited)."""
+    return {**OLD_GAME_OPTIONS, **created}
 
 
 def _is_seat(value: Any, seats: int) -> bool:

@@ -68,8 +68,8 @@ class Player:
     def create_game(
         self, seats: int, *, variant: str = "standard", rig: dict | None = None, **options: Any
     ) -> int:
-        """A new game's id. Spectators see it live: spectator_delay 0 where the service knows
-        that option (API.md, Correspondence), nothing where it does not."""
+        """A new game's id. Spectators see it live (spectator_delay 0: API.md, Correspondence)
+        unless `spectator_delay` is given."""
         body: dict[str, Any] = {
             "seats": seats,
             "variant": variant,
@@ -78,9 +78,6 @@ class Player:
         if rig is not None:
             body["rig"] = rig
         answer = self.http.post("/api/games/", json=body)
-        if answer.status_code == 400 and "spectator_delay" in answer.text:
-            del body["options"]["spectator_delay"]
-            answer = self.http.post("/api/games/", json=body)
         assert answer.status_code == 201, answer.text
         return answer.json()["id"]
 

@@ -81,3 +81,13 @@ def test_duel_and_handoff_game_has_a_duel_roll_and_a_card_handed_on() -> None:
     assert any(e.type == ev.DIE_ROLLED and e.data["purpose"] == "duel" for e in events)
     gifts = [e.data for e in events if e.type == ev.CARD_HANDED_OFF and e.data["card"] is not None]
     assert gifts and all(gift["to"] is not None for gift in gifts)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_golden_games_predate_the_spectator_delay_and_fold_with_live_spectators(name: str) -> None:
+    """Issue 10: a game_created without `spectator_delay` (every log written before the option)
+    folds with 0, live as it was promised; the event itself stays as it was written."""
+    _, events = log(name)
+    assert "spectator_delay" not in events[0].data["options"]
+    assert fold(events).options["spectator_delay"] == 0
+    assert fold(events[:1]).options == {**events[0].data["options"], "spectator_delay": 0}

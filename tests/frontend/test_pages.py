@@ -172,6 +172,31 @@ def test_the_lobby_lists_open_running_and_finished_games():
 
 
 @pytest.mark.django_db
+def test_the_lobby_shows_a_delayed_running_game_without_its_play():
+    """Issue 10: the lobby is public, so of a game whose spectators stay behind it names the
+    players and the delay, not the turn, the Kostič, lives or who is to act."""
+    eva, jan = logged_in("eva"), logged_in("jan")
+    delayed, live = new_game(jan, 2, spectator_delay=4), new_game(jan, 2, spectator_delay=0)
+    for gid in (delayed, live):
+        join(jan, gid, 0), join(eva, gid, 1)
+    for client, words in ((Client(), "Delayed by 4 moves"), (Client(**CS), "Zpožděno o 4 tahy")):
+        page = client.get("/").text
+        assert set(game_ids(page, "running-games")) == {delayed, live}
+        row, other = game_row(page, delayed), game_row(page, live)
+        assert words in row and 'data-delayed="4"' in row
+        assert "seat-chip--awaited" not in row and "Kostič" not in row
+        assert 'data-role="lives" hidden' in row
+        assert "Kostič" in other and 'data-role="lives">' in other
+
+
+def game_row(page: str, gid: int) -> str:
+    """The lobby row of game `gid`: up to the next row or the end of its section."""
+    start = page.index(f'<li class="game-row" data-game="{gid}"')
+    ends = [page.find(mark, start + 1) for mark in ('<li class="game-row"', "</section>")]
+    return page[start : min(e for e in ends if e > 0)]
+
+
+@pytest.mark.django_db
 def test_finished_games_filter_by_player_and_variant():
     eva, jan = logged_in("eva"), logged_in("jan")
     evas, jans = bot_game(eva), bot_game(jan)
@@ -285,7 +310,7 @@ def test_lists_never_tell_who_passed_in_an_open_block_window(settings):
     passed learns from "my games" that the game no longer waits for him."""
     settings.SEJMI_ALLOW_RIGGED = True
     eva, jan, petr = logged_in("eva"), logged_in("jan"), logged_in("petr")
-    gid = new_game(eva, 3, rig={"first": 0})
+    gid = new_game(eva, 3, rig={"first": 0}, spectator_delay=0)  # the lobby shows its play
     for seat, client in enumerate((eva, jan, petr)):
         join(client, gid, seat)
     view = eva.get(f"/api/games/{gid}/").json()

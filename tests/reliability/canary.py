@@ -17,7 +17,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games import tasks
-from games.models import GameProjection
+from games.models import GameEvent, GameProjection
 
 SLOW = {"block_window_s": 3600, "turn_deadline_s": 86_400}  # no deadline fires mid-game
 DEEP_EVERY = 25  # commits between the heavier reads (whole log, replays, transcript, markers)
@@ -47,9 +47,20 @@ class Canary:
     card_probes: list[tuple[int, str, int, str]] = field(default_factory=list)  # seq, card, answer
     probed: list[int] = field(default_factory=list)  # the seqs at which the Kostič probed
     script: list[tuple[int, dict]] = field(default_factory=list)  # (seat, body) sent first
+    delay: int = 0  # the game's spectator_delay (issue 10)
 
     def url(self, tail: str = "") -> str:
         return f"/api/games/{self.gid}/{tail}"
+
+    def shown(self, viewer: int | None) -> int:
+        """The seq `viewer` is shown now: the head, or for a spectator of a delayed running game
+        the head `delay` events back (never before the deal). Bookkeeping only."""
+        if viewer is not None or not self.delay:
+            return self.head
+        if GameProjection.objects.get(game_id=self.gid).status != "active":
+            return self.head
+        started = GameEvent.objects.get(game_id=self.gid, type="game_started").seq
+        return max(self.head - self.delay, started)
 
     def keep(self, role: Role, kind: str, payload: Any, source: str,
              sent: frozenset[str] = frozenset()) -> None:  # fmt: skip
@@ -82,10 +93,9 @@ class Canary:
         """What a client does after a change: its view, and (every other time, to spare a
         loaded machine: the list is whole either way) the events it has not seen."""
         role.view = self.get(role, "", VIEW, "GET view")
-        self.head = role.view["seq"]
         if self.commits % 4 < 2:
-            self.get(role, f"events/?after={role.last}", EVENTS, "GET events?after")
-            role.last = self.head
+            events = self.get(role, f"events/?after={role.last}", EVENTS, "GET events?after")
+            role.last = max([role.last] + [e["seq"] for e in events["events"]])
 
     def poll_some(self) -> dict:
         """Half the roles read after each commit, in turn (the sockets hear every commit).
@@ -100,7 +110,8 @@ class Canary:
         and the refusals of what opens only at the end (audit, export)."""
         for role in self.roles:
             self.get(role, "events/?after=0", EVENTS, "GET events")
-            for at in {self.rnd.randint(1, self.head), self.head}:
+            last = self.shown(role.seat)  # a spectator of a delayed game may replay up to it
+            for at in {self.rnd.randint(1, last), last}:
                 self.get(role, f"replay/?at={at}", REPLAY, "GET replay")
             self.get(role, "markers/", TEXT, "GET markers")
             lang = self.rnd.choice(["en", "cs"])
@@ -135,8 +146,10 @@ class Canary:
         if not tasks.sweep():
             # Who is awaited now, not at the poll: any command (an illegal probe too) first
             # lets awaited bots act, as a late command first applies a timeout (issue 9).
-            awaiting = GameProjection.objects.get(game_id=self.gid).state["awaiting"]
-            self.human_move(awaiting)  # bookkeeping, no payload
+            # The head too: a view read before a probe let bots act is not the present.
+            proj = GameProjection.objects.get(game_id=self.gid)
+            self.head = proj.seq  # bookkeeping, no payload
+            self.human_move(proj.state["awaiting"])
         self.head = GameProjection.objects.get(game_id=self.gid).seq  # bookkeeping, no payload
         return True
 
@@ -197,7 +210,8 @@ def token_of(client: APIClient) -> str:
 
 
 def open_canary(make_player, variant: str, seats: int, *, bots: list[int] = (),
-                rig: dict | None = None, seed: str = "canary") -> Canary:  # fmt: skip
+                rig: dict | None = None, seed: str = "canary",
+                delay: int = 0) -> Canary:  # fmt: skip
     """A game in the lobby: every human has an account (not yet seated), and so does a
     spectator. The humans join with `join_all` (the last join starts the game)."""
     humans = {seat: Role(f"seat{seat}", seat, make_player())
@@ -205,14 +219,16 @@ def open_canary(make_player, variant: str, seats: int, *, bots: list[int] = (),
     spectator = Role("spectator", None, make_player())
     anonymous = Role("anonymous", None, APIClient())
     body: dict[str, Any] = {"seats": seats, "variant": variant,
-                            "options": {**SLOW, "bots": list(bots)}}  # fmt: skip
+                            "options": {**SLOW, "bots": list(bots),
+                                        "spectator_delay": delay}}  # fmt: skip
     if rig is not None:
         body["rig"] = rig
     creator = next(iter(humans.values()))
     created = creator.client.post("/api/games/", body, format="json")
     assert created.status_code == 201, created.content
     table = Canary(created.json()["id"], variant, humans,
-                   [*humans.values(), spectator, anonymous], random.Random(seed))  # fmt: skip
+                   [*humans.values(), spectator, anonymous], random.Random(seed),
+                   delay=delay)  # fmt: skip
     table.head = created.json()["seq"]
     table.keep(creator, VIEW, created.json(), "POST games answer")
     return table

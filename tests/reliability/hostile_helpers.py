@@ -59,9 +59,10 @@ def token_of(client: APIClient) -> str:
 
 
 def bot_game(seats: int = 4) -> int:
-    """A bots-only game (it starts at once; the sweeper plays it)."""
+    """A bots-only game (it starts at once; the sweeper plays it), watched live (every socket
+    here is a spectator's)."""
     host = register("host")
-    options = {"bots": list(range(seats)), "block_window_s": 3600}
+    options = {"bots": list(range(seats)), "block_window_s": 3600, "spectator_delay": 0}
     created = host.post("/api/games/", {"seats": seats, "options": options}, format="json")
     assert created.status_code == 201, created.content
     return created.json()["id"]

@@ -12,6 +12,9 @@ is a `Capture`; `find_leaks` reports:
   known it at any moment so far (a card that was played once may be told of, wherever it is now).
 - **pass**: who passed, shown to another viewer while the block window is still open (R19): a
   `block_passed` event with a seat, or a view whose `awaiting` leaves out an asked player.
+- **young** (`find_young`, games with a spectator delay): a part of a payload to a viewer with no
+  seat that shows a seq younger than the delay allowed when it was received — past
+  max(present - delay, the deal's seq) — before the end (issue 10).
 
 Nothing received after the end is a leak (R23: the whole history is public then). The checker
 knows no Django and trusts nothing the service computes but the exported events.
@@ -48,6 +51,7 @@ class Capture:
     payload: Any
     source: str = ""  # "GET view", "ws event", "POST commands 409", ...
     sent: frozenset[str] = frozenset()  # card ids the request named itself (an echo is no leak)
+    present: int | None = None  # the game's seq when received, where `at` is a frame's own seq
 
 
 @dataclass(frozen=True)
@@ -204,3 +208,39 @@ def _early_passes(truth: Truth, capture: Capture) -> list[Leak]:
             if truth.window(capture.at) == window:
                 leaks.append(Leak("pass", capture, event["seq"], f"seat {seat} passed"))
     return leaks
+
+
+def find_young(truth: Truth, captures: Iterable[Capture], delay: int) -> list[Leak]:
+    """Every part of a payload to a viewer with no seat that shows a seq younger than `delay`
+    events before the moment it was received (the lobby and the deal are public), before the
+    end. Markers and lobby lists count by their `seq` fields; a transcript names none."""
+    leaks: list[Leak] = []
+    start = truth.started or 0
+    for capture in captures:
+        present = capture.at if capture.present is None else capture.present
+        if capture.viewer is not None or truth.ended_by(present) or capture.kind == HISTORY:
+            continue
+        limit = max(present - delay, start)
+        for seq in _seqs_shown(capture):
+            if seq > limit:
+                leaks.append(Leak("young", capture, seq, f"seq {seq} shown at {present}"))
+    return leaks
+
+
+def _seqs_shown(capture: Capture) -> Iterator[int]:
+    if capture.kind in (VIEW, REPLAY, EVENTS):
+        yield from (seq for seq, _ in _parts(capture))
+    else:
+        yield from _seq_fields(capture.payload)
+
+
+def _seq_fields(value: Any) -> Iterator[int]:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key == "seq" and isinstance(item, int):
+                yield item
+            else:
+                yield from _seq_fields(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _seq_fields(item)

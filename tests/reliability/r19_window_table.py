@@ -20,7 +20,8 @@ HANDS = [["C25", "C29", "C30"], ["C26", "C27", "C28"], ["C31", "C32", "C20"],
 PLAY = {"type": "play", "card": "C25", "effect": 0, "scope": "one", "target": 1}  # LOSE_1 on 1
 PASS = {"type": "pass"}
 BLOCK = {"type": "block", "card": "C31"}  # seat 2's green card
-OPTIONS = {"block_window_s": 3600, "turn_deadline_s": 86_400}  # no deadline fires by itself
+# No deadline fires by itself; the spectator watches live (R19 is about the present).
+OPTIONS = {"block_window_s": 3600, "turn_deadline_s": 86_400, "spectator_delay": 0}
 
 _names = itertools.count()
 
@@ -81,7 +82,8 @@ def open_window_game(*, options: dict | None = None, bots: tuple[int, ...] = (),
     ]
     creator = register(f"r19_{run}_host")
     rig = {"hands": hands or HANDS, "first": 0}
-    body = {"seats": 4, "options": {**(options or OPTIONS), "bots": list(bots)}, "rig": rig}
+    body = {"seats": 4, "options": {"spectator_delay": 0, **(options or OPTIONS),
+                                    "bots": list(bots)}, "rig": rig}  # fmt: skip
     created = creator.post("/api/games/", body, format="json")
     assert created.status_code == 201, created.content
     gid = created.json()["id"]

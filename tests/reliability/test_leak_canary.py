@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 from asgiref.sync import sync_to_async
 from canary import ALL_CARDS
-from leaks import EVENTS, REPLAY, TEXT, VIEW, Capture, Truth, find_leaks
+from leaks import EVENTS, REPLAY, TEXT, VIEW, Capture, Truth, find_leaks, find_young
 from watchers import play_to_end, watched_game
 
 
@@ -67,6 +67,35 @@ async def test_r23_r19_no_role_receives_a_hidden_card_or_an_open_windows_pass(
     if variant == "pairs_extreme":  # the partner's cards were shown, and that is no leak
         assert any(c.kind == VIEW and c.payload["partner_hand"] for c in before_end)
     assert_refusals_read_alike(truth, table.card_probes)
+
+
+# A standard game whose spectators stay behind (issue 10): seat 3 the bot, the rest human.
+DELAY = 7
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_delayed_games_spectators_receive_nothing_younger_than_the_delay(
+    make_player, open_socket, no_throttles, no_celery, rigged
+):
+    table, watchers = await watched_game(make_player, open_socket, "standard", 4, bots=[3],
+                                         delay=DELAY)  # fmt: skip
+    await play_to_end(table, watchers)
+    truth = await sync_to_async(table.truth)()
+    captures = table.captures + [c for w in watchers for c in w.captures]
+    assert not find_leaks(truth, captures), "\n".join(map(str, find_leaks(truth, captures)[:20]))
+    young = find_young(truth, captures, DELAY)
+    assert not young, "\n".join(map(str, young[:20]))
+    spectators = [c for c in captures if c.viewer is None and not truth.ended_by(c.present or c.at)]
+    assert {"GET view", "GET events", "GET replay", "GET markers", "ws view",
+            "ws event"} <= {c.source for c in spectators}  # fmt: skip
+    lagging = [c for c in spectators if c.kind == VIEW and c.payload["delayed"]]
+    assert lagging and all(c.payload["seq"] < (c.present or c.at) for c in lagging)
+    # ...and the checker would see a payload that shows the present to a spectator.
+    player_view = next(c for c in reversed(captures) if c.viewer == 0 and c.kind == VIEW
+                       and not truth.ended_by(c.at) and c.at - DELAY > truth.started)  # fmt: skip
+    as_spectator = replace(player_view, role="spectator", viewer=None)
+    assert [leak.what for leak in find_young(truth, [as_spectator], DELAY)] == ["young"]
 
 
 def in_open_window(truth: Truth, capture: Capture) -> bool:

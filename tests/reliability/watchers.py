@@ -24,10 +24,13 @@ class Watcher:
     sock: WebsocketCommunicator
     seq: int = 0  # the seq of the last view received
     captures: list[Capture] = field(default_factory=list)
+    present: int | None = None  # the game's head while reading (a delayed spectator lags it)
 
-    async def catch_up(self, head: int) -> None:
-        """Read frames until the view at `head` has arrived."""
-        while self.seq < head:
+    async def catch_up(self, head: int, shown: int | None = None) -> None:
+        """Read frames until the view at `shown` (default `head`, the game's seq now) has
+        arrived: a spectator of a delayed game is shown less than the head (issue 10)."""
+        self.present = head
+        while self.seq < (head if shown is None else shown):
             await self.next_change()
 
     async def next_change(self, source: str = "ws") -> None:
@@ -60,7 +63,8 @@ class Watcher:
     def _keep(self, kind: str, at: int, payload, source: str) -> None:
         if kind == EVENTS and not payload:
             return
-        self.captures.append(Capture(self.role, self.viewer, kind, at, payload, source))
+        self.captures.append(Capture(self.role, self.viewer, kind, at, payload, source,
+                                     present=self.present))  # fmt: skip
 
 
 async def watch(open_socket: Callable, gid: int, seats: dict[int, str],
@@ -82,13 +86,14 @@ RESYNC_EVERY = 15  # commits between a resync (and a malformed frame) from one s
 
 
 async def watched_game(make_player, open_socket, variant: str, seats: int, *,
-                       bots: list[int] = (), rig: dict | None = None):  # fmt: skip
+                       bots: list[int] = (), rig: dict | None = None, delay: int = 0):  # fmt: skip
     """(Canary, watchers): a game watched from its lobby by every REST role and every socket
     role; the humans have joined, so it has started and the deal was streamed live."""
     from asgiref.sync import sync_to_async
     from canary import open_canary, token_of
 
-    table = await sync_to_async(open_canary)(make_player, variant, seats, bots=bots, rig=rig)
+    table = await sync_to_async(open_canary)(make_player, variant, seats, bots=bots, rig=rig,
+                                             delay=delay)  # fmt: skip
     tokens = await sync_to_async(lambda: {seat: token_of(role.client)
                                           for seat, role in table.humans.items()})()  # fmt: skip
     spectator = await sync_to_async(token_of)(table.roles[-2].client)
@@ -104,13 +109,13 @@ async def play_to_end(table, watchers: list[Watcher], max_commits: int = 3000) -
 
     for _ in range(max_commits):
         for watcher in watchers:
-            await watcher.catch_up(table.head)
+            await watcher.catch_up(table.head, await sync_to_async(table.shown)(watcher.viewer))
         if not await sync_to_async(table.turn)():
             await sync_to_async(table.deep)()  # after the end: everything public, nothing 500s
             return
         if table.commits % RESYNC_EVERY == 0:
             watcher = table.rnd.choice(watchers)
-            await watcher.catch_up(table.head)
+            await watcher.catch_up(table.head, await sync_to_async(table.shown)(watcher.viewer))
             await watcher.resync(table.rnd.randint(0, table.head))
             await watcher.garble()
     raise AssertionError(f"game {table.gid} did not end in {max_commits} commits")

@@ -56,7 +56,9 @@ class Matrix:
 
     def __init__(self, make_player, variant: str) -> None:
         self.variant = variant
-        self.table = open_table(make_player, 4, variant, rig=RIG)
+        # Spectators watch live: this is about R23 and R19 in the present (delays:
+        # test_spectator_delay.py).
+        self.table = open_table(make_player, 4, variant, options={"spectator_delay": 0}, rig=RIG)
         spectator = make_player()
         self.viewers: list[tuple[APIClient, int | None]] = [
             *((client, seat) for seat, client in enumerate(self.table.seats)),

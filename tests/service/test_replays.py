@@ -488,7 +488,7 @@ def test_replay_at_every_seq_equals_the_game_folded_event_by_event(make_player):
         answer = spectator.get(f"/api/games/{gid}/replay/?at={row.seq}")
         assert answer.status_code == 200, answer.content
         expected = {"id": gid, "seq": row.seq, **view_for(state, None, reveal=True),
-                    "legal": [], "deadline": None}  # fmt: skip
+                    "legal": [], "deadline": None, "delayed": False}  # fmt: skip
         assert answer.json() == json.loads(json.dumps(expected)), row.seq
     assert state_to_json(state) == GameProjection.objects.get(game_id=gid).state
 
@@ -512,7 +512,9 @@ RIG = {"lives": [6, 6, 2], "hands": [ANNA_HAND, BOB_HAND, CARL_HAND], "first": 0
 class Table:
     def __init__(self, make_player) -> None:
         self.seats = [make_player() for _ in range(3)]
-        created = self.seats[0].post("/api/games/", {"seats": 3, "rig": RIG}, format="json")
+        live = {"spectator_delay": 0}  # its spectators read the running game's present
+        created = self.seats[0].post("/api/games/", {"seats": 3, "rig": RIG, "options": live},
+                                     format="json")  # fmt: skip
         assert created.status_code == 201, created.content
         self.gid = created.json()["id"]
         for seat, client in enumerate(self.seats):

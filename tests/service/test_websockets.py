@@ -26,7 +26,11 @@ TIMEOUT = 5  # seconds a frame may take to arrive
 QUIET = 0.3  # how long a socket must stay silent when nothing is due
 HANDS = [["C25", "C26", "C29"], ["C30", "C33", "C01"], ["C02", "C03", "C04"]]
 DECK = ["C10", "C11", "C12"]  # seat 0 draws C10 at the end of the first turn
-OPTIONS = {"block_window_s": 3600, "turn_deadline_s": 86_400}  # no deadline fires mid-test
+OPTIONS = {
+    "block_window_s": 3600,
+    "turn_deadline_s": 86_400,  # no deadline fires mid-test
+    "spectator_delay": 0,
+}  # spectators watch live here (delays: test_spectator_delay)
 PLAY = {"type": "play", "card": "C25", "effect": 0, "scope": "one", "target": 1}  # LOSE_1 on 1
 PASS = {"type": "pass"}
 

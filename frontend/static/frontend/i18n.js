@@ -12,6 +12,7 @@ const EN = {
   variant_standard: "standard game", variant_pairs: "Pairs", variant_pairs_extreme: "Pairs extreme",
   waiting_for: "Waiting for {names}", your_decision: "Your decision",
   rigged: "rigged game",
+  delayed_one: "Delayed by 1 move", delayed_many: "Delayed by {n} moves",
   // seats
   seat_name: "seat {seat}", free_seat: "free seat", you: "you", kostic: "Kostič", bot: "bot",
   pair: "pair {team}", out: "out", winner: "winner",
@@ -114,6 +115,8 @@ const CS = {
   variant_standard: "běžná hra", variant_pairs: "Dvojičky", variant_pairs_extreme: "Dvojičky Extrém",
   waiting_for: "Čeká se na: {names}", your_decision: "Rozhoduješ ty",
   rigged: "nastavená hra",
+  delayed_one: "Zpožděno o 1 tah", delayed_few: "Zpožděno o {n} tahy",
+  delayed_many: "Zpožděno o {n} tahů",
   seat_name: "místo {seat}", free_seat: "volné místo", you: "ty", kostic: "Kostič", bot: "bot",
   pair: "dvojice {team}", out: "vyřazen", winner: "vítěz",
   lives_one: "1 život", lives_few: "{n} životy", lives_many: "{n} životů",

@@ -221,6 +221,9 @@ function renderStatus(root, view, ui) {
     text += ` · ${view.awaiting.includes(view.you) && view.legal.length ? t("your_decision") : t("waiting_for", { names })}`;
   }
   if (view.rigged) text += ` · ${t("rigged")}`;
+  // A spectator of a delayed game is shown the past (issue 10): say so, and by how much.
+  if (view.delayed) text += ` · ${count("delayed", view.options.spectator_delay)}`;
+  root.dataset.delayed = view.delayed ? String(view.options.spectator_delay) : "";
   box.textContent = text;
 }
 
