@@ -3,7 +3,7 @@ replays/urls.py)."""
 
 from django.urls import path
 
-from games import apis
+from games import apis, order_apis
 
 urlpatterns = [
     path("auth/register/", apis.RegisterApi.as_view(), name="register"),
@@ -14,4 +14,7 @@ urlpatterns = [
     path("games/<int:game_id>/join/", apis.JoinApi.as_view(), name="join"),
     path("games/<int:game_id>/commands/", apis.CommandsApi.as_view(), name="commands"),
     path("games/<int:game_id>/events/", apis.EventsApi.as_view(), name="events"),
+    path("games/<int:game_id>/standing-order/", order_apis.GameStandingOrderApi.as_view(),
+         name="game-standing-order"),  # fmt: skip
+    path("me/standing-order/", order_apis.MyStandingOrderApi.as_view(), name="my-standing-order"),
 ]
