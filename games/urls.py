@@ -14,7 +14,10 @@ urlpatterns = [
     path("games/<int:game_id>/join/", apis.JoinApi.as_view(), name="join"),
     path("games/<int:game_id>/commands/", apis.CommandsApi.as_view(), name="commands"),
     path("games/<int:game_id>/events/", apis.EventsApi.as_view(), name="events"),
-    path("games/<int:game_id>/standing-order/", order_apis.GameStandingOrderApi.as_view(),
-         name="game-standing-order"),  # fmt: skip
+    path(
+        "games/<int:game_id>/standing-order/",
+        order_apis.GameStandingOrderApi.as_view(),
+        name="game-standing-order",
+    ),
     path("me/standing-order/", order_apis.MyStandingOrderApi.as_view(), name="my-standing-order"),
 ]

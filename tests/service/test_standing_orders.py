@@ -106,9 +106,7 @@ def test_never_passes_at_once_and_the_window_closes_without_waiting_for_his_dead
 
 
 @pytest.mark.django_db
-def test_every_asked_player_with_an_order_closes_the_window_in_the_play_itself(
-    make_player, rigged
-):
+def test_every_asked_player_with_an_order_closes_the_window_in_the_play_itself(make_player, rigged):
     t = table(make_player)
     game_order(t, 1, "duel_against_me")  # a LOSE_1 is no duel: a pass
     default_order(t.seats[2], "never")
@@ -217,8 +215,8 @@ def test_a_bad_body_is_invalid(make_player, rigged, body):
 @pytest.mark.django_db
 def test_a_finished_game_takes_no_order(make_player, rigged):
     # Seat 1 (one life, no red card) is hit by red LOSE_1 on everyone: the game ends (R17).
-    t = open_table(make_player, 2, options=OPTIONS,
-                   rig={"hands": [["C33", "C27"], ["C25", "C26"]], "lives": [6, 1], "first": 0})  # fmt: skip
+    rig = {"hands": [["C33", "C27"], ["C25", "C26"]], "lives": [6, 1], "first": 0}
+    t = open_table(make_player, 2, options=OPTIONS, rig=rig)
     game_order(t, 1, "never")
     play(t, {"type": "play", "card": "C33", "effect": 1, "scope": "all", "target": None})
     assert t.seats[0].get(t.url()).json()["status"] == "ended"
