@@ -57,6 +57,16 @@ EXPECTED: dict[tuple[str, str], dict[str, str]] = {
     ("POST", "/api/games/{game_id}/disputes/"): {"lobby": "401 401 403 201 403 403",
                                                 "*": "401 401 403 201 201 403",
                                                 "missing": "401 401 404 404 404 404"},
+    # standing orders (issue 10): a seated player's own, and anyone's default
+    ("GET", "/api/games/{game_id}/standing-order/"): {"lobby": "401 401 403 200 403 403",
+                                                     "*": "401 401 403 200 200 403",
+                                                     "missing": "401 401 404 404 404 404"},
+    ("PUT", "/api/games/{game_id}/standing-order/"): {"lobby": "401 401 403 200 403 403",
+                                                     "active": "401 401 403 200 200 403",
+                                                     "ended": "401 401 403 409 409 403",
+                                                     "missing": "401 401 404 404 404 404"},
+    ("GET", "/api/me/standing-order/"): {"*": "401 401 200 200 200 200"},
+    ("PUT", "/api/me/standing-order/"): {"*": "401 401 200 200 200 200"},
 }  # fmt: skip
 
 # Two seats; seat 0 starts and holds C33, whose red effect (LOSE_1 on everyone) ends the game
@@ -107,6 +117,8 @@ class World:
         client = self.clients[role]
         if method == "GET":
             return client.get(url, {"at": 1, "after": 0, "lang": "en"})
+        if method == "PUT":
+            return client.put(url, self.body(path, gid), format="json")
         return client.post(url, self.body(path, gid), format="json")
 
     def body(self, path: str, gid: int) -> dict:
@@ -122,6 +134,8 @@ class World:
             return {"expected_seq": seq, **PLAY}
         if path.endswith("/disputes/"):
             return {"reason": "a probe of the matrix"}
+        if path.endswith("/standing-order/"):
+            return {"block": "never"}
         return {}
 
 
