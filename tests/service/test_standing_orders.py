@@ -81,6 +81,9 @@ def test_an_aimed_at_me_order_blocks_at_once_with_the_cheapest_card(make_player,
     assert tail == [("play_blocked", {"seat": 1, "card": "C26", "standing": True})]
     view = answer["view"]
     assert view["phase"] == "play" and view["kostic"] == 1  # the window closed, the turn moved
+    for lang, words in (("en", "(standing order)"), ("cs", "(trvalý pokyn)")):
+        lines = t.seats[2].get(t.url(f"transcript/?lang={lang}")).json()["lines"]
+        assert [line for line in lines if words in line and "C26" in line], lines
 
 
 @pytest.mark.django_db
