@@ -12,8 +12,6 @@ from django.db import connections
 from r19_window_table import PASS, PLAY, open_window_game
 from test_r19_window import WATCHERS, open_socket, seen
 
-from games.models import SealedPass
-
 
 @pytest.fixture(autouse=True)
 def _fresh_throttles():
@@ -44,17 +42,10 @@ async def the_window(seat_1_order: str | None) -> tuple[list[dict], list[dict]]:
         passed = await sync_to_async(window.send)(2, PASS, seq=played.json()["seq"])
         assert passed.status_code == 200, passed.content
         looks.append(await seen(window, sockets))
-        sealed = await sync_to_async(list)(
-            SealedPass.objects.filter(game_id=window.gid).values_list("seat", "data")
-        )
-        if seat_1_order is not None:  # his order answered, unseen
-            assert any(seat == 1 and data.get("standing") is True for seat, data in sealed)
-            closing = [(3, PASS)]
-        else:
-            closing = [(1, PASS), (3, PASS)]
-        for seat, body in closing:
-            answer = await sync_to_async(window.send)(seat, body, seq=played.json()["seq"])
-            assert answer.status_code == 200, answer.content
+        for seat in (1, 3):  # whoever has not answered yet closes the window
+            if (await sync_to_async(window.view)(seat))["legal"]:
+                answer = await sync_to_async(window.send)(seat, PASS)
+                assert answer.status_code == 200, answer.content
         told = await sync_to_async(window.events)(None, played.json()["seq"])
         return looks, told
     finally:
@@ -70,9 +61,11 @@ async def test_r19_a_standing_pass_looks_like_no_answer_yet_until_the_window_clo
     standing, told = await the_window("never")
 
     assert standing == unanswered  # seats 2 (asked), 3 (asked), 0 (Kostič) and a spectator
+    assert standing[1][2]["view"]["legal"][0] == PASS  # seat 2 was asked, and had to answer
     window_open = standing[1]
     for seat in WATCHERS:
         assert window_open[seat]["view"]["awaiting"] == [1, 2, 3]
     assert "standing" not in str(standing)
     passes = [e["data"] for e in told if e["type"] == "block_passed"]
-    assert passes[0]["seat"] == 1 and passes[0]["standing"] is True  # told once it closed
+    assert passes[0]["seat"] == 1 and passes[0]["standing"] is True  # his order answered first,
+    assert "standing" not in passes[1]  # unseen until the window closed
