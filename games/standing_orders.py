@@ -30,15 +30,16 @@ def order_get(*, user, game_id: int | None) -> dict[str, Any]:
 
 
 def order_set(*, user, game_id: int | None, body: Any) -> dict[str, Any]:
-    """Store the caller's order (`{"block": one of ORDERS or null}`) as a new row. ApiError
-    invalid (bad body), not_found, forbidden, game_over (a finished game takes no order)."""
+    """Store the caller's order (`{"block": one of ORDERS or null}`) as a new row. ApiError,
+    checked in this order: not_found, forbidden (not seated), game_over (a finished game takes
+    no order), invalid (a bad body)."""
+    if game_id is not None and _seated(user, game_id).status == "ended":
+        raise ApiError(Code.GAME_OVER, "the game is over")
     if not isinstance(body, dict) or set(body) != {"block"}:
         raise ApiError(Code.INVALID, 'the body is {"block": ' + " | ".join(ORDERS) + " | null}")
     block = body["block"]
     if block is not None and block not in ORDERS:
         raise ApiError(Code.INVALID, f"block is one of {', '.join(ORDERS)}, or null to remove it")
-    if game_id is not None and _seated(user, game_id).status == "ended":
-        raise ApiError(Code.GAME_OVER, "the game is over")
     StandingOrder.objects.create(user=user, game_id=game_id, block=block, at=timezone.now())
     return _answer(user, game_id)
 
