@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth import get_user_model
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 
 from games.engine import ORDERS, GameState
@@ -64,7 +63,7 @@ def _answer(user, game_id: int | None) -> dict[str, Any]:
     }
 
 
-def _applies(rows: dict, user_id: int, game_id: int | None) -> str | None:
+def _applies(rows: dict, user_id: Any, game_id: int | None) -> str | None:
     """The order that answers: the game's, else the default (a removed one counts as none)."""
     own, default = rows.get((user_id, game_id)), rows.get((user_id, None))
     if own is not None and own.block is not None:
@@ -74,14 +73,23 @@ def _applies(rows: dict, user_id: int, game_id: int | None) -> str | None:
 
 def _latest(who: Q, game_id: int | None) -> dict[tuple[int, int | None], StandingOrder]:
     """The latest row of each (user, game) among `who`'s orders for this game and defaults."""
-    games = (Q(game__isnull=True) | Q(game_id=game_id)) if game_id is not None else Q(game=None)
-    rows = StandingOrder.objects.filter(who & games).order_by("id")
-    return {(row.user_id, row.game_id): row for row in rows}
+    return _by_key(StandingOrder.objects.filter(who & _this_game_or_default(game_id)),
+                   lambda row: row.user_id)  # fmt: skip
+
+
+def _this_game_or_default(game_id: int | None) -> Q:
+    return (Q(game__isnull=True) | Q(game_id=game_id)) if game_id is not None else Q(game=None)
+
+
+def _by_key(rows, user_key) -> dict:
+    """(user, game) → its latest row (append-only: the highest id wins)."""
+    return {(user_key(row), row.game_id): row for row in rows.order_by("id")}
 
 
 def orders_by_seat(game_id: int, state: GameState) -> dict[int, str]:
     """Seat → order for the seats asked in the open window of `state` whose player has an
-    order there (the game's, else his default). Bots have none."""
+    order there (the game's, else his default). Bots have none. One statement: it runs in the
+    command that opens a window, a hot path (bench, pinned statement counts)."""
     seats = {
         name: seat
         for seat, name in enumerate(state.names)
@@ -89,7 +97,9 @@ def orders_by_seat(game_id: int, state: GameState) -> dict[int, str]:
     }
     if not seats:
         return {}
-    users = dict(get_user_model().objects.filter(username__in=seats).values_list("pk", "username"))
-    rows = _latest(Q(user_id__in=users), game_id)
-    applying = {seats[name]: _applies(rows, pk, game_id) for pk, name in users.items()}
+    rows = StandingOrder.objects.filter(
+        Q(user__username__in=list(seats)) & _this_game_or_default(game_id)
+    ).annotate(username=F("user__username"))
+    latest = _by_key(rows, lambda row: row.username)
+    applying = {seat: _applies(latest, name, game_id) for name, seat in seats.items()}
     return {seat: block for seat, block in applying.items() if block is not None}

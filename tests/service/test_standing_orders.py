@@ -8,6 +8,8 @@ import random
 
 import pytest
 from api_helpers import assert_error, open_table, play_to_end, send
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from games.models import GameProjection, StandingOrder
@@ -17,6 +19,7 @@ from games.models import GameProjection, StandingOrder
 HANDS = [["C25", "C04", "C06"], ["C26", "C01", "C40"], ["C33", "C34", "C35"]]
 LOSE_ON_1 = {"type": "play", "card": "C25", "effect": 0, "scope": "one", "target": 1}
 GAIN_ON_1 = {"type": "play", "card": "C25", "effect": 1, "scope": "one", "target": 1}
+PASS = {"type": "pass"}
 OPTIONS = {"block_window_s": 3600, "turn_deadline_s": 86_400}  # no deadline fires by itself
 
 
@@ -249,3 +252,21 @@ def test_a_game_with_standing_blocks_and_passes_verifies_green(make_player, rigg
 
     audit = t.seats[2].get(t.url("audit/")).json()
     assert audit["chain_ok"] and audit["replay_ok"] and audit["rules_ok"], audit
+
+
+@pytest.mark.django_db
+def test_orders_cost_one_statement_when_a_window_opens_and_none_otherwise(make_player, rigged):
+    t = table(make_player)
+    default_order(t.seats[2], "never")
+
+    def orders_read(call) -> int:
+        with CaptureQueriesContext(connection) as captured:
+            call()
+        return sum("games_standingorder" in q["sql"] for q in captured.captured_queries)
+
+    opened: list[dict] = []
+    assert orders_read(lambda: opened.append(play(t))) == 1  # the play opened the window
+    seq = opened[0]["seq"]
+    answer: list = []
+    passes = lambda: answer.append(send(t.seats[1], t.gid, {"expected_seq": seq, **PASS}))  # noqa: E731
+    assert orders_read(passes) == 0 and answer[0].status_code == 200  # open already
