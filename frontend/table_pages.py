@@ -52,6 +52,7 @@ def table(request, game_id: int):
     context = {
         "game_id": game_id,
         "seat": selectors.seat_of(state, request.user),
+        "standing_order": state.status != "ended",  # the seated player's order (issue 10)
         "since": since,
         "catalog": catalog(state.deck),
         "words": words(),

@@ -226,3 +226,17 @@ class Presence(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["user", "game"], name="presence_user_game")]
+class StandingOrder(models.Model):
+    """A player's standing order for block windows (issue 10): for one game, or his default
+    for every game without one (`game` null). Belongs to the user and is append-only: a change
+    is a new row, the latest row of (user, game) is the order, and `block` null removes it.
+    Private: only its owner reads it (games.standing_orders); the game's log shows only the
+    answers it gave (`"standing": true`)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, null=True, related_name="+")
+    block = models.CharField(max_length=20, null=True)  # games.engine.ORDERS, or null
+    at = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "game", "id"], name="standing_order_latest")]

@@ -25,7 +25,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import deadlines, event_store, notify, sealing
+from games import deadlines, event_store, notify, sealing, standing_orders
 from games.codec import canonical_json, state_from_json
 from games.engine import (
     Command,
@@ -41,6 +41,7 @@ from games.engine import (
     new_seed,
     parse_command,
     split_sealed,
+    standing_answers,
     window_open,
 )  # fmt: skip
 from games.engine.errors import Code
@@ -185,6 +186,16 @@ def _bots_move(state: GameState, seed: bytes) -> tuple[list[Event], GameState]:
     return events, after
 
 
+def _standing_answers(game_id: int, before: GameState, after: GameState,
+                      seed: bytes) -> tuple[list[Event], GameState]:  # fmt: skip
+    """A window that opened in this batch is answered at once, after the bots, by the standing
+    orders of the players asked (issue 10): ordinary block / pass events marked `standing`,
+    sealed like anyone's pass (R19). An order set while a window is open answers from the next."""
+    opened = window_open(after) and not (window_open(before) and before.turn == after.turn)
+    orders = standing_orders.orders_by_seat(game_id, after) if opened else {}
+    return standing_answers(after, orders, seed) if orders else ([], after)
+
+
 def _commit(game_id: int, decide: Decision, expected_seq: int | None,
             then: Callable[[Committed], None] | None = None, *,
             deadline_first: bool = False) -> Committed:  # fmt: skip
@@ -253,6 +264,8 @@ def _apply(proj: GameProjection, decide: Decision, expected_seq: int | None,
         if window_open(after):
             more, after = bots_act(after, seed)
             events = events + more
+        more, after = _standing_answers(proj.game_id, public, after, seed)
+        events = events + more
     except IllegalCommand as err:
         raise ApiError.from_engine(err) from None
     done = _publish(proj, public, sealed, events, after)

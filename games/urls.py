@@ -3,7 +3,7 @@ replays/urls.py)."""
 
 from django.urls import path
 
-from games import apis
+from games import apis, order_apis
 from games.notifications import apis as notification_apis
 
 urlpatterns = [
@@ -19,4 +19,10 @@ urlpatterns = [
     path("notifications/read/", notification_apis.NotificationsReadApi.as_view(),
          name="notifications-read"),
     path("me/preferences/", notification_apis.PreferencesApi.as_view(), name="preferences"),
+    path(
+        "games/<int:game_id>/standing-order/",
+        order_apis.GameStandingOrderApi.as_view(),
+        name="game-standing-order",
+    ),
+    path("me/standing-order/", order_apis.MyStandingOrderApi.as_view(), name="my-standing-order"),
 ]

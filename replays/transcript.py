@@ -141,7 +141,9 @@ def _tell_played(step: Step) -> list[str]:
 
 
 def _tell_blocked(step: Step) -> list[str]:
-    return [step.say("blocked", who=step.name(step.data["seat"]), card=step.data["card"])]
+    """A block its player's standing order gave says so (issue 10: the mark is public)."""
+    key = "blocked_standing" if step.data.get("standing") else "blocked"
+    return [step.say(key, who=step.name(step.data["seat"]), card=step.data["card"])]
 
 
 def _tell_neighbor_chosen(step: Step) -> list[str]:

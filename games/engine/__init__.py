@@ -29,6 +29,7 @@ from .events import Event
 from .evolve import evolve, fold
 from .legal import legal_commands
 from .rng import commitment, new_seed
+from .standing import ORDERS, standing_answers
 from .state import GameState
 from .timeouts import deadline_kind, timeout_commands
 from .views import OMNISCIENT, redact_event, view_for
@@ -51,6 +52,7 @@ __all__ = [
     "IllegalCommand",
     "Join",
     "OMNISCIENT",
+    "ORDERS",
     "Pass",
     "Play",
     "RandomBot",
@@ -69,6 +71,7 @@ __all__ = [
     "parse_command",
     "redact_event",
     "split_sealed",
+    "standing_answers",
     "timeout_commands",
     "view_for",
     "window_open",

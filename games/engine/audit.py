@@ -26,13 +26,20 @@ from .evolve import fold
 from .flow import auto_events
 from .legal import legal_commands
 from .rng import commitment
+from .standing import STANDING
 from .state import ENDED, GameState
 from .timeouts import timeout_acts
 
 Owed = list[tuple[int, Command | None]]  # a timeout's acts still to come: (seat, R21's act)
 
-# Fields a service may add to an engine event (the chain head sealed into game_ended).
-SERVICE_FIELDS = {ev.GAME_ENDED: ("chain_head",)}
+# Fields a service may add to an engine event: the chain head sealed into game_ended, and the
+# mark of an answer a standing order gave (issue 10; the answer itself is re-executed like any
+# other, the order stays private).
+SERVICE_FIELDS = {
+    ev.GAME_ENDED: ("chain_head",),
+    ev.BLOCK_PASSED: (STANDING,),
+    ev.PLAY_BLOCKED: (STANDING,),
+}
 
 
 @dataclass(frozen=True)
@@ -73,6 +80,8 @@ def _first_difference(expected: list[Event], logged: list[Event], start_seq: int
         seq = start_seq + k
         if k >= len(logged):
             return Verdict(False, seq - 1, seq, f"the log ends where {want.type} must follow")
+        if logged[k].data.get(STANDING, True) is not True:
+            return Verdict(False, seq - 1, seq, f"{STANDING} is true or absent")
         if _engine_part(logged[k]) != _engine_part(want):
             got = f"{logged[k].type} {logged[k].data}"
             return Verdict(

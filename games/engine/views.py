@@ -139,5 +139,5 @@ def redact_event(e: ev.Event, s: GameState, viewer: Viewer) -> dict[str, Any]:
             return {**data, "card": None}
     if t == ev.BLOCK_PASSED and s.phase == BLOCK and s.turn == data["turn"]:
         if not _sees(s, viewer, data["seat"]):  # R19: hidden while the window is open
-            return {**data, "seat": None}
+            return {"seat": None, "turn": data["turn"]}  # nor whether an order gave it
     return dict(data)

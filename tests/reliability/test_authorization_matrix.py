@@ -62,6 +62,16 @@ EXPECTED: dict[tuple[str, str], dict[str, str]] = {
     ("POST", "/api/games/{game_id}/disputes/"): {"lobby": "401 401 403 201 403 403",
                                                 "*": "401 401 403 201 201 403",
                                                 "missing": "401 401 404 404 404 404"},
+    # standing orders (issue 10): a seated player's own, and anyone's default
+    ("GET", "/api/games/{game_id}/standing-order/"): {"lobby": "401 401 403 200 403 403",
+                                                     "*": "401 401 403 200 200 403",
+                                                     "missing": "401 401 404 404 404 404"},
+    ("PUT", "/api/games/{game_id}/standing-order/"): {"lobby": "401 401 403 200 403 403",
+                                                     "active": "401 401 403 200 200 403",
+                                                     "ended": "401 401 403 409 409 403",
+                                                     "missing": "401 401 404 404 404 404"},
+    ("GET", "/api/me/standing-order/"): {"*": "401 401 200 200 200 200"},
+    ("PUT", "/api/me/standing-order/"): {"*": "401 401 200 200 200 200"},
 }  # fmt: skip
 
 # Two seats; seat 0 starts and holds C33, whose red effect (LOSE_1 on everyone) ends the game
@@ -132,6 +142,8 @@ class World:
             return {"all": True}
         if path.endswith("/me/preferences/"):
             return {"email_mode": "digest"}
+        if path.endswith("/standing-order/"):
+            return {"block": "never"}
         return {}
 
 

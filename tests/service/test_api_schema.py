@@ -23,6 +23,9 @@ OPERATIONS = {
     ("/api/games/{game_id}/join/", "post"), ("/api/games/{game_id}/commands/", "post"),
     ("/api/games/{game_id}/events/", "get"), ("/api/games/{game_id}/replay/", "get"),
     ("/api/games/{game_id}/audit/", "get"),
+    ("/api/games/{game_id}/standing-order/", "get"),
+    ("/api/games/{game_id}/standing-order/", "put"),
+    ("/api/me/standing-order/", "get"), ("/api/me/standing-order/", "put"),
 }  # fmt: skip
 
 

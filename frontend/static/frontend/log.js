@@ -166,8 +166,9 @@ const FORMAT = {
     if (d.scope === "all") return [["play_all", fields]];
     return [["play_one", { ...fields, target: log.name(d.target) }]];
   },
-  block_passed: (log, d) => [d.seat === null ? ["passes_hidden", {}] : ["passes", { who: log.name(d.seat) }]],
-  play_blocked: (log, d) => [["blocks", { who: log.name(d.seat), card: cardRef(d.card) }]],
+  block_passed: (log, d) => [d.seat === null ? ["passes_hidden", {}]
+    : [d.standing ? "passes_standing" : "passes", { who: log.name(d.seat) }]],
+  play_blocked: (log, d) => [[d.standing ? "blocks_standing" : "blocks", { who: log.name(d.seat), card: cardRef(d.card) }]],
   block_window_closed: () => [["unblocked", {}]],
   neighbor_requested: (log, d) => [["neighbor_asked", { who: log.name(d.seat) }]],
   neighbor_chosen: (log, d) => [["neighbor_chosen", { who: log.name(d.seat), other: log.name(d.neighbor) }]],
