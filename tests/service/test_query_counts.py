@@ -18,6 +18,7 @@ VIEW = ["projection"]  # the token's user is remembered by the web process (game
 COMMAND = [  # no read of stored answers first: the unique row guards a spent key (services)
     "BEGIN",
     "projection, FOR UPDATE",
+    "the asked players' standing orders (the play opens a block window: issue 10)",
     "INSERT the events",
     "UPDATE the projection",
     "INSERT the idempotent answer",
@@ -37,7 +38,7 @@ def test_a_rest_view_is_one_statement(table):
     assert len(sql) == len(VIEW), sql
 
 
-def test_a_rest_command_is_six_statements_and_one_transaction(table):
+def test_a_rest_command_is_seven_statements_and_one_transaction(table):
     seq = table.seats[0].get(f"/api/games/{table.gid}/").json()["seq"]
     answer = None
 
