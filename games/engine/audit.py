@@ -6,7 +6,8 @@ each player's command is rebuilt from its event and decided again, each automati
 again, and everything must equal the log. The first difference is named by its seq.
 
 A timeout (R21) is checked against the rule, not re-run: its record must name the awaited
-seats, the acts R21 fixes (pass, left neighbour, parity/even, decline) must be exactly those,
+seats, followed by the bot's takeover of each seat whose timeouts in a row reached the option
+timeouts_to_bot (away.py), the acts R21 fixes (pass, left neighbour, parity/even, decline) must be exactly those,
 and the Kostič's play must be legal in the state before it. Which legal play the built-in bot
 chose then is not the audit's business: a bot whose strategy changed since must not turn old
 games red.
@@ -18,6 +19,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import events as ev
+from .away import (
+    ABANDONED,
+    Abandon,
+    AwayCommand,
+    Leave,
+    Return,
+    VacationEnd,
+    VacationStart,
+    takeovers,
+)
 from .commands import Bet, Block, ChooseNeighbor, Command, Handoff, Join, Pass, Play
 from .decide import command_event, execute
 from .errors import IllegalCommand, game_over, illegal
@@ -43,11 +54,16 @@ class Verdict:
     reason: str | None = None
 
 
-def _command_of(e: Event) -> tuple[Command, int | None] | None:
-    """The command that made a player's (or the service's join) event, and who sent it."""
+def _command_of(e: Event) -> tuple[Command | AwayCommand, int | None] | None:
+    """The command that made a player's (or the service's: a join, away.py's acts) event,
+    and who sent it."""
     d, t = e.data, e.type
     if t == ev.SEAT_TAKEN:
         return Join(d["name"], d["seat"], bool(d.get("bot"))), None
+    if t in AWAY_COMMANDS:
+        return AWAY_COMMANDS[t](d), None
+    if t == ev.GAME_ENDED and d.get("reason") == ABANDONED:
+        return Abandon(), None
     if t == ev.CARD_PLAYED:
         return Play(d["card"], d["effect"], d["scope"], d["target"]), d["seat"]
     if t == ev.BLOCK_PASSED:
@@ -61,6 +77,14 @@ def _command_of(e: Event) -> tuple[Command, int | None] | None:
     if t == ev.CARD_HANDED_OFF:
         return Handoff(d["card"], d["to"]), d["seat"]
     return None
+
+
+AWAY_COMMANDS = {
+    ev.SEAT_LEFT: lambda d: Leave(d["seat"]),
+    ev.SEAT_RETURNED: lambda d: Return(d["seat"]),
+    ev.VACATION_STARTED: lambda d: VacationStart(d["seat"], d["until"]),
+    ev.VACATION_ENDED: lambda d: VacationEnd(d["seat"]),
+}
 
 
 def _engine_part(e: Event) -> tuple[str, int, dict[str, Any]]:
@@ -136,7 +160,7 @@ def _timed_out(state: GameState) -> tuple[list[Event], Owed]:
     if not acts:
         raise illegal("no decision is pending")
     record = Event(ev.TIMED_OUT, {"phase": state.phase, "seats": [seat for seat, _ in acts]})
-    return [record], acts
+    return [record, *takeovers(fold([record], state))], acts  # K in a row: the bot takes over
 
 
 def _owed_command(state: GameState, e: Event, seat: int, act: Command | None) -> Command:

@@ -114,4 +114,5 @@ def _turn_end(s: GameState) -> Event:
 def _end(s: GameState, seed: bytes) -> Event:
     alive = sum(1 for lives in s.lives if lives > 0)
     reason = "last_standing" if alive < 2 else "countdown"
-    return Event(GAME_ENDED, {"winners": winners(s), "seed": seed.hex(), "reason": reason})
+    won = [seat for seat in winners(s) if not s.left[seat]]  # who left the game cannot win
+    return Event(GAME_ENDED, {"winners": won, "seed": seed.hex(), "reason": reason})

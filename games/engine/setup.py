@@ -12,7 +12,14 @@ from .state import MAX_LIVES, PAIRS, PAIRS_EXTREME, VARIANTS, GameState
 
 HAND_SIZE = 3
 MAX_DEADLINE_S = 30 * 24 * 3600
-OPTION_DEFAULTS = {"duel_coin": False, "block_window_s": 60, "turn_deadline_s": 86_400, "bots": []}
+OPTION_DEFAULTS = {
+    "duel_coin": False,
+    "block_window_s": 60,
+    "turn_deadline_s": 86_400,
+    "bots": [],
+    "timeouts_to_bot": 3,  # 0: never (R21 acts at every timeout, the seat stays its player's)
+}
+MAX_TIMEOUTS_TO_BOT = 100
 BOT_NAME = "bot"
 
 
@@ -66,6 +73,9 @@ def _options(options: Any, seats: int) -> dict[str, Any]:
             or not 1 <= value <= MAX_DEADLINE_S
         ):
             raise invalid(f"{name} must be whole seconds, 1..{MAX_DEADLINE_S}")
+    k = opts["timeouts_to_bot"]
+    if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= MAX_TIMEOUTS_TO_BOT:
+        raise invalid(f"timeouts_to_bot must be a whole number 0..{MAX_TIMEOUTS_TO_BOT}")
     bots = opts["bots"]
     if not isinstance(bots, list) or not all(_is_seat(b, seats) for b in bots):
         raise invalid(f"bots must be a list of seats 0..{seats - 1}")
@@ -73,6 +83,11 @@ def _options(options: Any, seats: int) -> dict[str, Any]:
         raise invalid("bots names a seat twice")
     opts["bots"] = sorted(bots)
     return opts
+
+
+def option(s: GameState, name: str) -> Any:
+    """A game option; games created before the option existed fold with its default."""
+    return s.options.get(name, OPTION_DEFAULTS[name])
 
 
 def _is_seat(value: Any, seats: int) -> bool:
