@@ -15,6 +15,7 @@ games red.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,16 +55,20 @@ class Verdict:
     reason: str | None = None
 
 
-def _command_of(e: Event) -> tuple[Command | AwayCommand, int | None] | None:
-    """The command that made a player's (or the service's: a join, away.py's acts) event,
-    and who sent it."""
+def _away_command_of(e: Event) -> AwayCommand | None:
+    """The service's act (away.py) that made event `e`, if it is one."""
+    if e.type in AWAY_COMMANDS:
+        return AWAY_COMMANDS[e.type](e.data)
+    if e.type == ev.GAME_ENDED and e.data.get("reason") == ABANDONED:
+        return Abandon()
+    return None
+
+
+def _command_of(e: Event) -> tuple[Command, int | None] | None:
+    """The command that made a player's (or the service's join) event, and who sent it."""
     d, t = e.data, e.type
     if t == ev.SEAT_TAKEN:
         return Join(d["name"], d["seat"], bool(d.get("bot"))), None
-    if t in AWAY_COMMANDS:
-        return AWAY_COMMANDS[t](d), None
-    if t == ev.GAME_ENDED and d.get("reason") == ABANDONED:
-        return Abandon(), None
     if t == ev.CARD_PLAYED:
         return Play(d["card"], d["effect"], d["scope"], d["target"]), d["seat"]
     if t == ev.BLOCK_PASSED:
@@ -79,7 +84,7 @@ def _command_of(e: Event) -> tuple[Command | AwayCommand, int | None] | None:
     return None
 
 
-AWAY_COMMANDS = {
+AWAY_COMMANDS: dict[str, Callable[[dict[str, Any]], AwayCommand]] = {
     ev.SEAT_LEFT: lambda d: Leave(d["seat"]),
     ev.SEAT_RETURNED: lambda d: Return(d["seat"]),
     ev.VACATION_STARTED: lambda d: VacationStart(d["seat"], d["until"]),
@@ -130,6 +135,8 @@ def verify_events(events: list[Event], seed: bytes) -> Verdict:
             elif events[i].type == ev.TIMED_OUT:
                 expected, owed = _timed_out(state)
                 after = fold(expected, state)
+            elif (away := _away_command_of(events[i])) is not None:
+                expected, after = execute(state, away, seed=seed)
             else:
                 made = _command_of(events[i])
                 if made is None:
