@@ -4,7 +4,7 @@ place), so these shapes document them without a second, drifting copy of the rul
 
 from rest_framework import serializers
 
-from games.engine.setup import MAX_DEADLINE_S
+from games.engine.setup import MAX_DEADLINE_S, MAX_TIMEOUTS_TO_BOT
 from games.engine.state import VARIANTS
 
 
@@ -38,6 +38,8 @@ class OptionsSerializer(serializers.Serializer):
     )
     bots = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=5),
                                  required=False, max_length=6)  # fmt: skip
+    timeouts_to_bot = serializers.IntegerField(required=False, min_value=0,
+                                               max_value=MAX_TIMEOUTS_TO_BOT)  # fmt: skip
 
 
 class CreateGameSerializer(serializers.Serializer):
@@ -99,6 +101,9 @@ class PlayerSerializer(serializers.Serializer):
     hand_count = serializers.IntegerField()
     eliminated = serializers.BooleanField()
     team = serializers.IntegerField(allow_null=True)
+    away = serializers.ChoiceField(choices=["vacation", "bot"], allow_null=True)
+    left = serializers.BooleanField()
+    away_until = serializers.DateTimeField(allow_null=True)
 
 
 class ViewSerializer(serializers.Serializer):

@@ -14,4 +14,7 @@ urlpatterns = [
     path("games/<int:game_id>/join/", apis.JoinApi.as_view(), name="join"),
     path("games/<int:game_id>/commands/", apis.CommandsApi.as_view(), name="commands"),
     path("games/<int:game_id>/events/", apis.EventsApi.as_view(), name="events"),
+    path("games/<int:game_id>/leave/", apis.LeaveApi.as_view(), name="leave"),
+    path("games/<int:game_id>/return/", apis.ReturnApi.as_view(), name="return"),
+    path("me/vacation/", apis.VacationApi.as_view(), name="vacation"),
 ]

@@ -103,3 +103,15 @@ def takeovers(s: GameState) -> list[Event]:
         for seat in s.owed
         if not s.bots[seat] and s.away[seat] is None and s.timeouts[seat] >= k
     ]
+
+
+def coming_back(s: GameState, seat: int | None) -> AwayCommand | None:
+    """What a player's own accepted command also does for his seat: it ends his vacation, or
+    takes his seat back from the bot (not after he left: that is for good)."""
+    if seat is None or s.left[seat]:
+        return None
+    if s.away[seat] == VACATION:
+        return VacationEnd(seat)
+    if s.away[seat] == BOT_AWAY:
+        return Return(seat)
+    return None

@@ -154,3 +154,14 @@ def test_human_acts_count_joins_and_own_moves_not_the_bots():
     assert game.state.human_acts == 2
     new, state = bots_act(game.state, game.seed)
     assert state.human_acts == 2
+
+
+def test_a_whole_game_with_a_vacation_a_takeover_a_return_and_a_leave_verifies():
+    from games.engine.audit import rederive
+
+    from tests.engine.helpers import away_game
+
+    events = away_game()
+    types = {e.type for e in events}
+    assert set(ev.AWAY_EVENTS) <= types and events[-1].type == ev.GAME_ENDED
+    assert verify_events(events, Game().seed).ok and rederive(events, Game().seed).ok
