@@ -163,14 +163,16 @@ def _answer(request: Request, game_id: int, done) -> Response:
     return Response({"seq": done.seq, "view": view})
 
 
+SEAT_ANSWERS = answers(200, CommandAnswerSerializer, 400, 401, 403, 404, 409)
+
+
 class LeaveApi(Api):
     """Leave a running game: the bot plays your seat to the end (`away: "bot"`); you stay a
     player of the record (you cannot win) and may still read your view."""
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None,
-                   responses=answers(200, CommandAnswerSerializer, 400, 401, 403, 404, 409))  # fmt: skip
+    @extend_schema(request=None, responses=SEAT_ANSWERS)
     def post(self, request: Request, game_id: int) -> Response:
         json_object(request, set())
         return _answer(request, game_id, away.game_leave(user=request.user, game_id=game_id))
@@ -181,8 +183,7 @@ class ReturnApi(Api):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None,
-                   responses=answers(200, CommandAnswerSerializer, 400, 401, 403, 404, 409))  # fmt: skip
+    @extend_schema(request=None, responses=SEAT_ANSWERS)
     def post(self, request: Request, game_id: int) -> Response:
         json_object(request, set())
         return _answer(request, game_id, away.game_return(user=request.user, game_id=game_id))

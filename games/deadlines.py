@@ -67,8 +67,10 @@ class DeadlineKind(StrEnum):
 SECONDS_OPTION = {DeadlineKind.BLOCK: "block_window_s", DeadlineKind.TURN: "turn_deadline_s"}
 
 
-def due(state: GameState, since: datetime | None, *,
-        human_at: datetime | None = None) -> tuple[DeadlineKind | None, datetime | None]:  # fmt: skip
+Due = tuple[DeadlineKind | None, datetime | None]
+
+
+def due(state: GameState, since: datetime | None, *, human_at: datetime | None = None) -> Due:
     """R21: which deadline times the pending decision (asked since `since`) and when it passes;
     (None, None) when nothing is pending. Bots are due at once. While a seat is on vacation
     the clocks stand still (only bots move) until the first vacation runs out; otherwise a game
@@ -92,8 +94,7 @@ def paused(state: GameState) -> bool:
     return state.status == "active" and any(u is not None for u in state.vacation_until)
 
 
-def _decision_due(state: GameState,
-                  since: datetime | None) -> tuple[DeadlineKind | None, datetime | None]:  # fmt: skip
+def _decision_due(state: GameState, since: datetime | None) -> Due:
     timed = deadline_kind(state)
     if timed is None or since is None:
         return None, None

@@ -60,14 +60,16 @@ def project_batch(*, game_id: int, proj: GameProjection | None, before: GameStat
     return proj
 
 
+Clocks = tuple[datetime | None, datetime | None, datetime | None]
+
+
 def _pause_or_resume(since: datetime | None, human_at: datetime | None,
-                     paused_at: datetime | None, paused_now: bool,
-                     at: datetime) -> tuple[datetime | None, datetime | None, datetime | None]:  # fmt: skip
+                     paused_at: datetime | None, paused: bool, at: datetime) -> Clocks:  # fmt: skip
     """A vacation stands the game's clocks still at `at`; when the last one ends, they go on
     with the time they had left (the decision's and the abandonment's)."""
-    if paused_now and paused_at is None:
+    if paused and paused_at is None:
         return since, human_at, at
-    if paused_now or paused_at is None:
+    if paused or paused_at is None:
         return since, human_at, paused_at
 
     def resumed(t: datetime | None) -> datetime | None:

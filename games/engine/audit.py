@@ -7,10 +7,10 @@ again, and everything must equal the log. The first difference is named by its s
 
 A timeout (R21) is checked against the rule, not re-run: its record must name the awaited
 seats, followed by the bot's takeover of each seat whose timeouts in a row reached the option
-timeouts_to_bot (away.py), the acts R21 fixes (pass, left neighbour, parity/even, decline) must be exactly those,
-and the Kostič's play must be legal in the state before it. Which legal play the built-in bot
-chose then is not the audit's business: a bot whose strategy changed since must not turn old
-games red.
+timeouts_to_bot (away.py); the acts R21 fixes (pass, left neighbour, parity/even, decline)
+must be exactly those, and the Kostič's play must be legal in the state before it. Which
+legal play the built-in bot chose then is not the audit's business: a bot whose strategy
+changed since must not turn old games red.
 """
 
 from __future__ import annotations

@@ -50,7 +50,9 @@ def new_game(
     return events
 
 
-def decide(s: GameState, command: Command | AwayCommand, *, actor: int | None = None, seed: bytes) -> list[Event]:
+def decide(
+    s: GameState, command: Command | AwayCommand, *, actor: int | None = None, seed: bytes
+) -> list[Event]:
     """The events `command` by seat `actor` causes; raises IllegalCommand, changes nothing."""
     return execute(s, command, actor=actor, seed=seed)[0]
 

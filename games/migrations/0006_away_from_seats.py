@@ -6,43 +6,66 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0005_sealed_pass'),
+        ("games", "0005_sealed_pass"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='gameprojection',
-            name='human_acted_at',
+            model_name="gameprojection",
+            name="human_acted_at",
             field=models.DateTimeField(null=True),
         ),
         migrations.AddField(
-            model_name='gameprojection',
-            name='paused_at',
+            model_name="gameprojection",
+            name="paused_at",
             field=models.DateTimeField(null=True),
         ),
         migrations.CreateModel(
-            name='VacationDeclaration',
+            name="VacationDeclaration",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('declared_at', models.DateTimeField()),
-                ('until', models.DateTimeField()),
-                ('days', models.PositiveSmallIntegerField()),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='vacations', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("declared_at", models.DateTimeField()),
+                ("until", models.DateTimeField()),
+                ("days", models.PositiveSmallIntegerField()),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="vacations",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['user', 'declared_at'],
+                "ordering": ["user", "declared_at"],
             },
         ),
         migrations.CreateModel(
-            name='VacationEnd',
+            name="VacationEnd",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('at', models.DateTimeField()),
-                ('reason', models.CharField(max_length=10)),
-                ('declaration', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='end', to='games.vacationdeclaration')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("at", models.DateTimeField()),
+                ("reason", models.CharField(max_length=10)),
+                (
+                    "declaration",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="end",
+                        to="games.vacationdeclaration",
+                    ),
+                ),
             ],
         ),
     ]

@@ -31,7 +31,8 @@ def test_vacation_badge_controls_and_leaving(live, open_page, make_player):
     assert "27 of 30" in page.locator("#vacation-left").inner_text()
     page.get_by_role("button", name="End vacation now", exact=True).click()
     page.wait_for_function(
-        "() => document.querySelector('#vacation-state').textContent.includes('not on vacation')")
+        "() => document.querySelector('#vacation-state').textContent.includes('not on vacation')"
+    )
     assert page.get_by_role("button", name="Start vacation", exact=True).is_visible()
     assert "29 of 30" in page.locator("#vacation-left").inner_text()
     badge.wait_for(state="detached")  # alice's table follows live

@@ -158,7 +158,6 @@ def test_human_acts_count_joins_and_own_moves_not_the_bots():
 
 def test_a_whole_game_with_a_vacation_a_takeover_a_return_and_a_leave_verifies():
     from games.engine.audit import rederive
-
     from tests.engine.helpers import away_game
 
     events = away_game()

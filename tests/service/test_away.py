@@ -211,7 +211,8 @@ def time_out_until_taken(table, absent: int) -> None:
             continue
         clock_now = timezone.now()
         GameProjection.objects.filter(game_id=table.gid, deadline_at__gt=clock_now).update(
-            deadline_at=clock_now)  # the deadline passed
+            deadline_at=clock_now
+        )  # the deadline passed
         sweep_all()
     raise AssertionError("the bot never took the seat")
 
