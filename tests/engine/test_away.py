@@ -164,3 +164,13 @@ def test_a_whole_game_with_a_vacation_a_takeover_a_return_and_a_leave_verifies()
     types = {e.type for e in events}
     assert set(ev.AWAY_EVENTS) <= types and events[-1].type == ev.GAME_ENDED
     assert verify_events(events, Game().seed).ok and rederive(events, Game().seed).ok
+
+
+def test_a_state_stored_before_these_fields_reads_back_with_their_defaults():
+    from games.codec import ADDED_FIELDS, state_from_json, state_to_json
+
+    game = rigged(3)
+    stored = {k: v for k, v in state_to_json(game.state).items() if k not in ADDED_FIELDS}
+    state = state_from_json(stored)
+    assert state.away == [None] * 3 and state.left == [False] * 3 and state.owed == []
+    assert state_to_json(state) == state_to_json(game.state) | {"human_acts": 0}
