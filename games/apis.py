@@ -9,7 +9,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games import accounts, selectors, services, spectating, tickets
+from games import accounts, away, selectors, services, spectating, tickets, vacations
 from games.api_base import Api, answers, choice_param, int_param, json_object
 from games.engine.state import VARIANTS
 from games.serializers import (
@@ -147,3 +147,64 @@ class EventsApi(Api):
     def get(self, request: Request, game_id: int) -> Response:
         after = int_param(request, "after", 0)
         return Response({"events": spectating.game_events(game_id, request.user, after=after)})
+
+
+def _answer(request: Request, game_id: int, done) -> Response:
+    view = selectors.game_view(game_id, done.state, request.user, seq=done.seq,
+                               deadline=done.deadline_at)  # fmt: skip
+    return Response({"seq": done.seq, "view": view})
+
+
+SEAT_ANSWERS = answers(200, CommandAnswerSerializer, 400, 401, 403, 404, 409)
+
+
+class LeaveApi(Api):
+    """Leave a running game: the bot plays your seat to the end (`away: "bot"`); you stay a
+    player of the record (you cannot win) and may still read your view."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses=SEAT_ANSWERS)
+    def post(self, request: Request, game_id: int) -> Response:
+        json_object(request, set())
+        return _answer(request, game_id, away.game_leave(user=request.user, game_id=game_id))
+
+
+class ReturnApi(Api):
+    """Take your seat back from the bot that took it after your timeouts in a row."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses=SEAT_ANSWERS)
+    def post(self, request: Request, game_id: int) -> Response:
+        json_object(request, set())
+        return _answer(request, game_id, away.game_return(user=request.user, game_id=game_id))
+
+
+VacationSerializer = inline_serializer("Vacation", {
+    "until": serializers.DateTimeField(allow_null=True),
+    "days_left": serializers.IntegerField(),
+    "days_per_year": serializers.IntegerField(),
+})  # fmt: skip
+
+
+class VacationApi(Api):
+    """Your vacation: every running game of yours stands still until it ends."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=answers(200, VacationSerializer, 401))
+    def get(self, request: Request) -> Response:
+        return Response(vacations.vacation_status(request.user))
+
+    @extend_schema(
+        request=inline_serializer("VacationDeclare", {"days": serializers.IntegerField()}),
+        responses=answers(200, VacationSerializer, 400, 401),
+    )
+    def post(self, request: Request) -> Response:
+        days = json_object(request, {"days"}).get("days")
+        return Response(vacations.vacation_start(user=request.user, days=days))
+
+    @extend_schema(request=None, responses=answers(200, VacationSerializer, 400, 401))
+    def delete(self, request: Request) -> Response:
+        return Response(vacations.vacation_end(user=request.user))

@@ -110,9 +110,23 @@ def state_to_json(s: GameState) -> dict[str, Any]:
     return {"format": STATE_FORMAT, **_record_to_json(s, STATE_TO_JSON)}
 
 
+# Fields added since STATE_FORMAT 1 was written, filled in when a stored state lacks them (a
+# projection or snapshot saved before; `rebuild_projections` writes them all anew).
+ADDED_FIELDS: dict[str, Callable[[int], Any]] = {
+    "away": lambda n: [None] * n,
+    "left": lambda n: [False] * n,
+    "vacation_until": lambda n: [None] * n,
+    "timeouts": lambda n: [0] * n,
+    "owed": lambda n: [],
+    "human_acts": lambda n: 0,
+}
+
+
 def state_from_json(d: dict[str, Any]) -> GameState:
     if d.get("format") != STATE_FORMAT:
         raise ValueError(f"unknown state format {d.get('format')!r}")
+    if any(name not in d for name in ADDED_FIELDS):
+        d = {**{name: make(d["n"]) for name, make in ADDED_FIELDS.items()}, **d}
     deck = Deck.from_rows(d["deck"]["name"], d["deck"]["cards"])
     state: GameState = _record_from_json(GameState, d, deck, STATE_FROM_JSON)
     return state

@@ -55,18 +55,50 @@ class DeadlineKind(StrEnum):
     BOT = "bot"  # an awaited seat is a bot: due at once
     BLOCK = BLOCK_DEADLINE  # R19: the block window, timed by the option block_window_s
     TURN = TURN_DEADLINE  # any other decision, timed by turn_deadline_s
+    VACATION = "vacation"  # the clocks stand still: due when the first vacation runs out
+    ABANDON = "abandon"  # no human acted for SEJMI_ABANDON_AFTER_DAYS: the game ends
+
+    @property
+    def times_a_decision(self) -> bool:
+        """A decision's deadline (R21): a late command applies it first (games.services)."""
+        return self in (DeadlineKind.BOT, DeadlineKind.BLOCK, DeadlineKind.TURN)
 
 
 SECONDS_OPTION = {DeadlineKind.BLOCK: "block_window_s", DeadlineKind.TURN: "turn_deadline_s"}
 
 
-def due(state: GameState, since: datetime | None) -> tuple[DeadlineKind | None, datetime | None]:
+Due = tuple[DeadlineKind | None, datetime | None]
+
+
+def due(state: GameState, since: datetime | None, *, human_at: datetime | None = None) -> Due:
     """R21: which deadline times the pending decision (asked since `since`) and when it passes;
-    (None, None) when nothing is pending. Bots are due at once."""
+    (None, None) when nothing is pending. Bots are due at once. While a seat is on vacation
+    the clocks stand still (only bots move) until the first vacation runs out; otherwise a game
+    whose humans last acted at `human_at` is abandoned SEJMI_ABANDON_AFTER_DAYS later, if that
+    comes first."""
+    kind, at = _decision_due(state, since)
+    if kind is DeadlineKind.BOT or state.status != "active":
+        return kind, at
+    until = [datetime.fromisoformat(u) for u in state.vacation_until if u is not None]
+    if until:
+        return DeadlineKind.VACATION, min(until)
+    if human_at is not None:
+        abandon_at = human_at + timedelta(days=settings.SEJMI_ABANDON_AFTER_DAYS)
+        if at is None or abandon_at < at:
+            return DeadlineKind.ABANDON, abandon_at
+    return kind, at
+
+
+def paused(state: GameState) -> bool:
+    """A seat's vacation stands every clock of the game still (bots still move)."""
+    return state.status == "active" and any(u is not None for u in state.vacation_until)
+
+
+def _decision_due(state: GameState, since: datetime | None) -> Due:
     timed = deadline_kind(state)
     if timed is None or since is None:
         return None, None
-    if any(state.bots[seat] for seat in state.awaiting):
+    if any(state.plays_bot(seat) for seat in state.awaiting):
         return DeadlineKind.BOT, since
     kind = DeadlineKind(timed)
     return kind, since + timedelta(seconds=state.options[SECONDS_OPTION[kind]])
@@ -75,7 +107,12 @@ def due(state: GameState, since: datetime | None) -> tuple[DeadlineKind | None, 
 def overdue(proj: GameProjection, now: datetime) -> bool:
     """The pending decision's deadline has passed: a command arriving now applies it first
     (games.services), whether or not a worker has come by yet."""
-    return proj.status == "active" and proj.deadline_at is not None and proj.deadline_at <= now
+    return (
+        proj.status == "active"
+        and proj.deadline_at is not None
+        and proj.deadline_at <= now
+        and DeadlineKind(proj.deadline_kind).times_a_decision
+    )
 
 
 # --- scheduling at commit ---------------------------------------------------------------------
@@ -116,9 +153,20 @@ class Actions:
 
     timeout: ServiceCall  # R21: act for the absent seats (games.services.game_timeout)
     bot_moves: ServiceCall  # the awaited bot seats move (games.services.game_bot_moves)
+    vacation_over: ServiceCall | None = None  # vacations past `until` end (games.vacations)
+    abandon: ServiceCall | None = None  # no human acted for too long (services.game_abandon)
 
     def at(self, kind: DeadlineKind) -> ServiceCall:
-        return self.bot_moves if kind is DeadlineKind.BOT else self.timeout
+        call = {
+            DeadlineKind.BOT: self.bot_moves,
+            DeadlineKind.VACATION: self.vacation_over,
+            DeadlineKind.ABANDON: self.abandon,
+        }.get(kind, self.timeout)
+        return call if call is not None else _nothing
+
+
+def _nothing(**_: object) -> None:
+    """A deadline kind these Actions do not handle: nothing is done."""
 
 
 ACTED, MOVED_ON, NOT_DUE, REFUSED = "acted", "moved_on", "not_due", "refused"

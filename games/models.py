@@ -1,7 +1,8 @@
 """Storage. `GameEvent` is the truth (append-only, hash-chained); everything else here is a
 projection that `rebuild_projections` can drop and rebuild from the events, except `Game`
-(identity and the secret seed), `IdempotentAnswer` (the first answer to a retried command) and
-`SealedPass` (passes of an open block window, not in the log yet: R19).
+(identity and the secret seed), `IdempotentAnswer` (the first answer to a retried command),
+`SealedPass` (passes of an open block window, not in the log yet: R19) and a player's vacations
+(`VacationDeclaration`, `VacationEnd`: his, not a game's).
 """
 
 from django.conf import settings
@@ -58,7 +59,9 @@ class GameProjection(models.Model):
     state = models.JSONField()  # games.codec.state_to_json
     decision_since = models.DateTimeField(null=True)  # when the pending decision was asked
     deadline_at = models.DateTimeField(null=True, db_index=True)
-    deadline_kind = models.CharField(max_length=10, null=True)  # block | turn | bot
+    deadline_kind = models.CharField(max_length=10, null=True)  # deadlines.DeadlineKind
+    paused_at = models.DateTimeField(null=True)  # a seat's vacation stopped the clocks then
+    human_acted_at = models.DateTimeField(null=True)  # the last act of a human (abandonment)
     updated_at = models.DateTimeField()
 
 
@@ -240,3 +243,26 @@ class StandingOrder(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["user", "game", "id"], name="standing_order_latest")]
+class VacationDeclaration(models.Model):
+    """A player's vacation as declared (games.vacations): his games' clocks stand still from
+    `declared_at` to `until`, unless a VacationEnd ends it earlier. Rows are only inserted;
+    the allowance left is computed from them."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="vacations")  # fmt: skip
+    declared_at = models.DateTimeField()
+    until = models.DateTimeField()
+    days = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["user", "declared_at"]
+
+
+class VacationEnd(models.Model):
+    """The end of a declared vacation before (or at) its `until`: by the player (`ended`), by
+    an accepted command of his (`acted`) or by the clock (`expired`). Only inserted."""
+
+    declaration = models.OneToOneField(VacationDeclaration, on_delete=models.CASCADE,
+                                       related_name="end")  # fmt: skip
+    at = models.DateTimeField()
+    reason = models.CharField(max_length=10)

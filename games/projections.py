@@ -8,7 +8,7 @@ through a rebuild; only the deadline is judged with them.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from itertools import groupby
 
 from django.contrib.auth import get_user_model
@@ -21,25 +21,33 @@ from games.engine import events as ev
 from games.models import Game, GameProjection, GameSnapshot, PlayerSeat, PlayerStats
 
 SNAPSHOT_EVERY = 100
-NOT_A_NEW_DECISION = {ev.BLOCK_PASSED}  # passes do not restart the block window's clock
+# Passes do not restart the block window's clock; nor does anyone's coming or going.
+NOT_A_NEW_DECISION = {ev.BLOCK_PASSED, *ev.AWAY_EVENTS}
 
 
 def project_batch(*, game_id: int, proj: GameProjection | None, before: GameState | None,
                   events: list[Event], after: GameState, head_seq: int, head_hash: str,
-                  at: datetime,
-                  deadline_state: GameState | None = None) -> GameProjection:  # fmt: skip
+                  at: datetime, deadline_state: GameState | None = None,
+                  acted_at: datetime | None = None) -> GameProjection:  # fmt: skip
     """Update every read model for one appended batch ending at `head_seq`. `after` is the
     public state; the deadline is judged on `deadline_state` when given: the public state
-    with the open window's sealed passes (R19), so bots that passed are not awaited."""
-    since = proj.decision_since if proj is not None else None
+    with the open window's sealed passes (R19), so bots that passed are not awaited.
+    `acted_at`: when the batch's last human act was made, if not at `at` (a sealed pass)."""
+    since, human_at, paused_at = (proj.decision_since, proj.human_acted_at, proj.paused_at) \
+        if proj is not None else (None, None, None)  # fmt: skip
     if any(e.type not in NOT_A_NEW_DECISION for e in events):
         since = at
-    kind, due = deadlines.due(deadline_state or after, since)  # R21
+    if before is None or after.human_acts > before.human_acts:
+        human_at = acted_at or at
+    since, human_at, paused_at = _pause_or_resume(since, human_at, paused_at,
+                                                  deadlines.paused(after), at)  # fmt: skip
+    kind, due = deadlines.due(deadline_state or after, since, human_at=human_at)  # R21
     fields = {
         "seq": head_seq, "head_hash": head_hash, "status": after.status,
         "variant": after.variant, "seats": after.n, "players": list(after.names),
         "winners": after.winners, "state": state_to_json(after), "decision_since": since,
         "deadline_at": due, "deadline_kind": kind, "updated_at": at,
+        "paused_at": paused_at, "human_acted_at": human_at,
     }  # fmt: skip
     if proj is None:
         proj = GameProjection.objects.create(game_id=game_id, **fields)
@@ -52,11 +60,29 @@ def project_batch(*, game_id: int, proj: GameProjection | None, before: GameStat
     return proj
 
 
+Clocks = tuple[datetime | None, datetime | None, datetime | None]
+
+
+def _pause_or_resume(since: datetime | None, human_at: datetime | None,
+                     paused_at: datetime | None, paused: bool, at: datetime) -> Clocks:  # fmt: skip
+    """A vacation stands the game's clocks still at `at`; when the last one ends, they go on
+    with the time they had left (the decision's and the abandonment's)."""
+    if paused and paused_at is None:
+        return since, human_at, at
+    if paused or paused_at is None:
+        return since, human_at, paused_at
+
+    def resumed(t: datetime | None) -> datetime | None:
+        return None if t is None else at - max(paused_at - t, timedelta(0))
+
+    return resumed(since), resumed(human_at), None
+
+
 def refresh_deadline(proj: GameProjection, state: GameState) -> bool:
     """Judge the deadline again on `state` (the public one with the sealed passes) when
     nothing was appended; returns whether it changed. It changes only for a window whose
     bots had not answered yet (opened before bots answered windows at once, or rebuilt)."""
-    kind, due = deadlines.due(state, proj.decision_since)
+    kind, due = deadlines.due(state, proj.decision_since, human_at=proj.human_acted_at)
     if (kind, due) == (proj.deadline_kind, proj.deadline_at):
         return False
     proj.deadline_kind, proj.deadline_at = kind, due

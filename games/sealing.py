@@ -90,3 +90,14 @@ def tell_the_passer(game_id: int, seq: int, names: list[str]) -> None:
         async_to_sync(get_channel_layer().group_send)(group_name(game_id), message)
     except Exception:
         log.exception("telling the passers of game %s at seq %s failed", game_id, seq)
+
+
+def carry(game_id: int, rows: list[SealedPass], window_seq: int) -> None:
+    """The window stays open while its seq moves (someone came or went: games.services): its
+    sealed passes move with it, each with its own time, in the order received."""
+    SealedPass.objects.bulk_create(
+        SealedPass(
+            game_id=game_id, window_seq=window_seq, seat=r.seat, v=r.v, data=r.data, at=r.at
+        )  # fmt: skip
+        for r in rows
+    )

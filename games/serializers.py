@@ -4,7 +4,7 @@ place), so these shapes document them without a second, drifting copy of the rul
 
 from rest_framework import serializers
 
-from games.engine.setup import MAX_DEADLINE_S, MAX_SPECTATOR_DELAY
+from games.engine.setup import MAX_DEADLINE_S, MAX_SPECTATOR_DELAY, MAX_TIMEOUTS_TO_BOT
 from games.engine.state import VARIANTS
 
 
@@ -42,6 +42,8 @@ class OptionsSerializer(serializers.Serializer):
         required=False, min_value=0, max_value=MAX_SPECTATOR_DELAY,
         help_text="events spectators stay behind the present; default 10, 0 = live",
     )  # fmt: skip
+    timeouts_to_bot = serializers.IntegerField(required=False, min_value=0,
+                                               max_value=MAX_TIMEOUTS_TO_BOT)  # fmt: skip
 
 
 class CreateGameSerializer(serializers.Serializer):
@@ -103,6 +105,9 @@ class PlayerSerializer(serializers.Serializer):
     hand_count = serializers.IntegerField()
     eliminated = serializers.BooleanField()
     team = serializers.IntegerField(allow_null=True)
+    away = serializers.ChoiceField(choices=["vacation", "bot"], allow_null=True)
+    left = serializers.BooleanField()
+    away_until = serializers.DateTimeField(allow_null=True)
 
 
 class ViewSerializer(serializers.Serializer):

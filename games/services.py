@@ -44,7 +44,9 @@ from games.engine import (
     standing_answers,
     window_open,
 )  # fmt: skip
+from games.engine.away import AwayCommand, coming_back
 from games.engine.errors import Code
+from games.engine.events import AWAY_EVENTS
 from games.errors import ApiError, not_found, stale_seq
 from games.models import Game, GameEvent, GameProjection, IdempotentAnswer, SealedPass
 from games.notifications import runner as notifications
@@ -115,7 +117,13 @@ def game_command(*, user, game_id: int, body: Any, key: str | None) -> dict[str,
     command = _parse(body)
 
     def decide(state: GameState, seed: bytes) -> tuple[list[Event], GameState]:
-        return execute(state, command, actor=seat_of(state, user), seed=seed)
+        seat = seat_of(state, user)
+        if seat is not None and state.left[seat]:
+            raise ApiError(Code.FORBIDDEN, "you left this game")
+        back = coming_back(state, seat)  # his own command takes his seat back (README)
+        events, state = execute(state, back, seed=seed) if back else ([], state)
+        more, after = execute(state, command, actor=seat, seed=seed)
+        return events + more, after
 
     answer: dict[str, Any] = {}
 
@@ -137,6 +145,9 @@ def game_command(*, user, game_id: int, body: Any, key: str | None) -> dict[str,
         # Our own retry landed first: this request is that one. (A sealed pass does not
         # move the seq, so its retry is refused with not_your_turn, not stale_seq: R26.)
         return stored
+    from games import vacations  # it calls this module back
+
+    vacations.end_on_acting(user)  # an accepted command of his ends his vacation everywhere
     return answer
 
 
@@ -173,6 +184,18 @@ def game_timeout(*, game_id: int, expected_seq: int) -> Committed:
 def game_bot_moves(*, game_id: int, expected_seq: int) -> Committed:
     """Bot seats that are awaited act (one command each, all in one append)."""
     return _commit(game_id, _bots_move, expected_seq)
+
+
+def game_away_act(*, game_id: int, act: Callable[[GameState], AwayCommand],
+                  expected_seq: int | None = None) -> Committed:  # fmt: skip
+    """One of the service's acts on who sits where (games.engine.away): `act` names it from
+    the current state (or raises ApiError). Appended like a command (at the game's head, or
+    only if the game still stands at `expected_seq`)."""
+
+    def decide(state: GameState, seed: bytes) -> tuple[list[Event], GameState]:
+        return execute(state, act(state), seed=seed)
+
+    return _commit(game_id, decide, expected_seq)
 
 
 def _timeout(state: GameState, seed: bytes) -> tuple[list[Event], GameState]:
@@ -287,14 +310,36 @@ def _publish(proj: GameProjection, public: GameState, sealed: list[SealedPass],
         if refresh_deadline(proj, after):  # only a window opened before passes were sealed
             transaction.on_commit(lambda: deadlines.schedule(proj.game_id, proj))
         return Committed(proj.game_id, proj.seq, public, proj.deadline_at)
-    # Something was told, so the window whose passes were sealed has closed: the engine
-    # never tells anything else while a window stays open.
+    if sealed and window_open(after) and all(e.type in AWAY_EVENTS for e in told):
+        # Someone came or went while the window stays open: that is told, and the passes
+        # stay sealed, carried to the new seq (R19).
+        done = _append(proj.game_id, proj, public, [(now, told)], fold(told, public),
+                       deadline_state=after)  # fmt: skip
+        sealing.carry(proj.game_id, sealed, done.seq)
+        sealing.seal(proj.game_id, done.seq, keep, now)
+        return done
+    # Something else was told, so the window whose passes were sealed has closed: the engine
+    # tells nothing else while a window stays open.
     runs = sealing.runs(sealed) + [(now, told)]
     shown = fold(sealing.as_events(sealed) + told, public) if keep else after
     done = _append(proj.game_id, proj, public, runs, shown, deadline_state=after)
     if keep:  # a window opened in this batch, and bots already passed in it
         sealing.seal(proj.game_id, done.seq, keep, now)
     return done
+
+
+def _last_human_act(before: GameState | None, runs: list[tuple[datetime, list[Event]]],
+                    after: GameState) -> datetime | None:  # fmt: skip
+    """When the last human act among `runs` was made, as a rebuild (one batch per `at`) finds
+    it: sealed passes carry their own time. None: at the last run's (or none at all)."""
+    if before is None or len(runs) < 2 or after.human_acts == before.human_acts:
+        return None
+    state, found = before, None
+    for at, batch in runs[:-1]:
+        folded = fold(batch, state)
+        found = at if folded.human_acts > state.human_acts else found
+        state = folded
+    return None if after.human_acts > state.human_acts else found
 
 
 def _append(game_id: int, proj: GameProjection | None, before: GameState | None,
@@ -312,7 +357,8 @@ def _append(game_id: int, proj: GameProjection | None, before: GameState | None,
     events = [e for _, batch in runs for e in batch]
     proj = project_batch(game_id=game_id, proj=proj, before=before, events=events, after=after,
                          head_seq=head, head_hash=head_hash, at=runs[-1][0],
-                         deadline_state=deadline_state)  # fmt: skip
+                         deadline_state=deadline_state,
+                         acted_at=_last_human_act(before, runs, after))  # fmt: skip
     transaction.on_commit(lambda: notify.broadcast(game_id, rows, proj))
     transaction.on_commit(lambda: deadlines.schedule(game_id, proj))  # R21, bots
     transaction.on_commit(lambda: notifications.schedule(game_id))

@@ -10,11 +10,13 @@ import threading
 
 from celery import shared_task
 
-from games import deadlines, services
+from games import away, deadlines, services, vacations
 from games.notifications import runner as notifications
 from games.notifications import tasks as notification_tasks  # noqa: F401 (registers them)
 
-ACTIONS = deadlines.Actions(timeout=services.game_timeout, bot_moves=services.game_bot_moves)
+ACTIONS = deadlines.Actions(timeout=services.game_timeout, bot_moves=services.game_bot_moves,
+                            vacation_over=vacations.vacation_over,
+                            abandon=away.game_abandon)  # fmt: skip
 
 
 @shared_task(name=deadlines.ADVANCE_TASK, ignore_result=True, acks_late=True)

@@ -25,4 +25,7 @@ urlpatterns = [
         name="game-standing-order",
     ),
     path("me/standing-order/", order_apis.MyStandingOrderApi.as_view(), name="my-standing-order"),
+    path("games/<int:game_id>/leave/", apis.LeaveApi.as_view(), name="leave"),
+    path("games/<int:game_id>/return/", apis.ReturnApi.as_view(), name="return"),
+    path("me/vacation/", apis.VacationApi.as_view(), name="vacation"),
 ]

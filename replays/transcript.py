@@ -236,6 +236,18 @@ def _tell_timed_out(step: Step) -> list[str]:
     return [step.say("timed_out", phase=phase, who=step.names_of(step.data["seats"]))]
 
 
+def _tell_away(key: str) -> Formatter:
+    """Who left, was taken over by the bot, came back, went on vacation (games.engine.away)."""
+
+    def tell(step: Step) -> list[str]:
+        seat = step.data["seat"]
+        until = (step.data.get("until") or "")[:16].replace("T", " ")  # to the minute, UTC
+        k = step.after.options.get("timeouts_to_bot", 3)
+        return [step.say(key, who=step.name(seat), until=until, k=k)]
+
+    return tell
+
+
 # The end
 
 
@@ -294,5 +306,6 @@ FORMATTERS: dict[str, Formatter] = {
     ev.TURN_ENDED: _tell_turn_ended,
     ev.TIMED_OUT: _tell_timed_out,
     ev.GAME_ENDED: _tell_ended,
+    **{t: _tell_away(t) for t in ev.AWAY_EVENTS},
 }
 FLUSH_LEFT = frozenset({ev.TURN_STARTED, ev.GAME_ENDED})

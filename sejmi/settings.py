@@ -160,6 +160,10 @@ SEJMI_ALLOW_RIGGED = env_bool("SEJMI_ALLOW_RIGGED", False)
 # `make run` sweeps deadlines in a thread of the web process instead of using Celery; the ASGI
 # app starts it at the server's startup (sejmi.asgi.lifespan).
 SEJMI_INPROCESS_RUNNER = env_bool("SEJMI_INPROCESS_RUNNER", False)
+# Away from a seat: the vacation days each player may declare per calendar year, and the days
+# without a human act after which a running game ends as abandoned.
+SEJMI_VACATION_DAYS_PER_YEAR = int(os.environ.get("SEJMI_VACATION_DAYS_PER_YEAR", "30"))
+SEJMI_ABANDON_AFTER_DAYS = int(os.environ.get("SEJMI_ABANDON_AFTER_DAYS", "30"))
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Sejmi je API",

@@ -6,18 +6,30 @@ each player's command is rebuilt from its event and decided again, each automati
 again, and everything must equal the log. The first difference is named by its seq.
 
 A timeout (R21) is checked against the rule, not re-run: its record must name the awaited
-seats, the acts R21 fixes (pass, left neighbour, parity/even, decline) must be exactly those,
-and the Kostič's play must be legal in the state before it. Which legal play the built-in bot
-chose then is not the audit's business: a bot whose strategy changed since must not turn old
-games red.
+seats, followed by the bot's takeover of each seat whose timeouts in a row reached the option
+timeouts_to_bot (away.py); the acts R21 fixes (pass, left neighbour, parity/even, decline)
+must be exactly those, and the Kostič's play must be legal in the state before it. Which
+legal play the built-in bot chose then is not the audit's business: a bot whose strategy
+changed since must not turn old games red.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from . import events as ev
+from .away import (
+    ABANDONED,
+    Abandon,
+    AwayCommand,
+    Leave,
+    Return,
+    VacationEnd,
+    VacationStart,
+    takeovers,
+)
 from .commands import Bet, Block, ChooseNeighbor, Command, Handoff, Join, Pass, Play
 from .decide import command_event, execute
 from .errors import IllegalCommand, game_over, illegal
@@ -50,6 +62,15 @@ class Verdict:
     reason: str | None = None
 
 
+def _away_command_of(e: Event) -> AwayCommand | None:
+    """The service's act (away.py) that made event `e`, if it is one."""
+    if e.type in AWAY_COMMANDS:
+        return AWAY_COMMANDS[e.type](e.data)
+    if e.type == ev.GAME_ENDED and e.data.get("reason") == ABANDONED:
+        return Abandon()
+    return None
+
+
 def _command_of(e: Event) -> tuple[Command, int | None] | None:
     """The command that made a player's (or the service's join) event, and who sent it."""
     d, t = e.data, e.type
@@ -68,6 +89,14 @@ def _command_of(e: Event) -> tuple[Command, int | None] | None:
     if t == ev.CARD_HANDED_OFF:
         return Handoff(d["card"], d["to"]), d["seat"]
     return None
+
+
+AWAY_COMMANDS: dict[str, Callable[[dict[str, Any]], AwayCommand]] = {
+    ev.SEAT_LEFT: lambda d: Leave(d["seat"]),
+    ev.SEAT_RETURNED: lambda d: Return(d["seat"]),
+    ev.VACATION_STARTED: lambda d: VacationStart(d["seat"], d["until"]),
+    ev.VACATION_ENDED: lambda d: VacationEnd(d["seat"]),
+}
 
 
 def _engine_part(e: Event) -> tuple[str, int, dict[str, Any]]:
@@ -115,6 +144,8 @@ def verify_events(events: list[Event], seed: bytes) -> Verdict:
             elif events[i].type == ev.TIMED_OUT:
                 expected, owed = _timed_out(state)
                 after = fold(expected, state)
+            elif (away := _away_command_of(events[i])) is not None:
+                expected, after = execute(state, away, seed=seed)
             else:
                 made = _command_of(events[i])
                 if made is None:
@@ -145,7 +176,7 @@ def _timed_out(state: GameState) -> tuple[list[Event], Owed]:
     if not acts:
         raise illegal("no decision is pending")
     record = Event(ev.TIMED_OUT, {"phase": state.phase, "seats": [seat for seat, _ in acts]})
-    return [record], acts
+    return [record, *takeovers(fold([record], state))], acts  # K in a row: the bot takes over
 
 
 def _owed_command(state: GameState, e: Event, seat: int, act: Command | None) -> Command:

@@ -3,6 +3,7 @@ returns the events it causes, followed by every automatic step up to the next de
 
 from __future__ import annotations
 
+from .away import AwayCommand, away_events, takeovers
 from .cards import Deck
 from .commands import Bet, Block, ChooseNeighbor, Command, Handoff, Join, Pass, Play, Timeout
 from .errors import Code, IllegalCommand, game_over, illegal, invalid, not_your_turn
@@ -65,13 +66,15 @@ def start_game(
     return events, work
 
 
-def decide(s: GameState, command: Command, *, actor: int | None = None, seed: bytes) -> list[Event]:
+def decide(
+    s: GameState, command: Command | AwayCommand, *, actor: int | None = None, seed: bytes
+) -> list[Event]:
     """The events `command` by seat `actor` causes; raises IllegalCommand, changes nothing."""
     return execute(s, command, actor=actor, seed=seed)[0]
 
 
 def execute(
-    s: GameState, command: Command, *, actor: int | None = None, seed: bytes
+    s: GameState, command: Command | AwayCommand, *, actor: int | None = None, seed: bytes
 ) -> tuple[list[Event], GameState]:
     """Like `decide`, and also the state those events fold into (so callers need not refold)."""
     work = s.copy()
@@ -90,6 +93,8 @@ def execute_in_place(
         _take(work, out, _join(work, command), seed)
     elif isinstance(command, Timeout):
         _timeout(work, out, seed)
+    elif not isinstance(command, Play | Block | Pass | ChooseNeighbor | Bet | Handoff):
+        _take(work, out, away_events(work, command, seed), seed)  # the service's (away.py)
     else:
         _take(work, out, [command_event(work, actor, command)], seed)
     return out
@@ -189,5 +194,6 @@ def _timeout(work: GameState, out: list[Event], seed: bytes) -> None:
         raise illegal("no decision is pending")
     record = Event(TIMED_OUT, {"phase": work.phase, "seats": [seat for seat, _ in acts]})
     _take(work, out, [record], seed)
+    _take(work, out, takeovers(work), seed)  # K timeouts in a row: the bot takes the seat
     for seat, command in acts:
         _take(work, out, [command_event(work, seat, command)], seed)

@@ -32,6 +32,12 @@ CARD_DRAWN = "card_drawn"
 TURN_ENDED = "turn_ended"
 TIMED_OUT = "timed_out"
 GAME_ENDED = "game_ended"
+# Who is away from a seat (the service's acts, not the rules')
+SEAT_LEFT = "seat_left"
+SEAT_TAKEN_BY_BOT = "seat_taken_by_bot"
+SEAT_RETURNED = "seat_returned"
+VACATION_STARTED = "vacation_started"
+VACATION_ENDED = "vacation_ended"
 
 EVENT_TYPES = (
     GAME_CREATED,
@@ -59,7 +65,13 @@ EVENT_TYPES = (
     TURN_ENDED,
     TIMED_OUT,
     GAME_ENDED,
+    SEAT_LEFT,
+    SEAT_TAKEN_BY_BOT,
+    SEAT_RETURNED,
+    VACATION_STARTED,
+    VACATION_ENDED,
 )
+AWAY_EVENTS = (SEAT_LEFT, SEAT_TAKEN_BY_BOT, SEAT_RETURNED, VACATION_STARTED, VACATION_ENDED)
 
 
 # Not frozen: freezing guarded only the three attribute names (never the data dict, the content)

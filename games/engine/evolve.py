@@ -19,6 +19,7 @@ from .state import (
     BET,
     BETWEEN,
     BLOCK,
+    BOT_AWAY,
     CHOOSE_NEIGHBOR,
     DRAW,
     ENDED,
@@ -29,6 +30,7 @@ from .state import (
     PLAY,
     RESOLVE,
     TURN_END,
+    VACATION,
     Duel,
     GameState,
     Pending,
@@ -52,12 +54,18 @@ def _created(_: GameState | None, d: Data) -> GameState:
         bots=[False] * n,
         lives=[MAX_LIVES] * n,
         hands=[[] for _ in range(n)],
+        away=[None] * n,
+        left=[False] * n,
+        vacation_until=[None] * n,
+        timeouts=[0] * n,
     )
 
 
 def _seat_taken(s: GameState, d: Data) -> None:
     s.names[d["seat"]] = d["name"]
     s.bots[d["seat"]] = bool(d.get("bot"))
+    if not d.get("bot"):
+        s.human_acts += 1
 
 
 def _started(s: GameState, d: Data) -> None:
@@ -243,12 +251,56 @@ def _turn_ended(s: GameState, d: Data) -> None:
 
 
 def _timed_out(s: GameState, d: Data) -> None:
-    pass  # a record only: the acts taken for the absent players follow as their own events
+    """The acts taken for the absent follow as their own events; each counts as his timeout."""
+    for seat in d["seats"]:
+        if not s.bots[seat]:
+            s.timeouts[seat] += 1
+        s.owed.append(seat)
+
+
+def _acted(s: GameState, seat: int) -> None:
+    """A seat's decision was made: by the service after a timeout (owed), else by its player
+    (or the bot that plays it), which ends a run of timeouts."""
+    if seat in s.owed:
+        s.owed.remove(seat)
+        return
+    s.timeouts[seat] = 0
+    if not s.plays_bot(seat):
+        s.human_acts += 1
 
 
 def _ended(s: GameState, d: Data) -> None:
     s.status, s.winners, s.seed = ENDED, list(d["winners"]), d["seed"]
     s.phase, s.kostic, s.awaiting, s.pending = None, None, [], None  # R31
+    for seat in range(s.n):  # a vacation ends with the game
+        if s.away[seat] == VACATION:
+            s.away[seat], s.vacation_until[seat] = None, None
+
+
+def _seat_left(s: GameState, d: Data) -> None:
+    seat = d["seat"]
+    s.away[seat], s.left[seat], s.vacation_until[seat] = BOT_AWAY, True, None
+
+
+def _seat_taken_by_bot(s: GameState, d: Data) -> None:
+    s.away[d["seat"]] = BOT_AWAY
+
+
+def _seat_returned(s: GameState, d: Data) -> None:
+    seat = d["seat"]
+    s.away[seat], s.timeouts[seat] = None, 0
+    s.human_acts += 1
+
+
+def _vacation_started(s: GameState, d: Data) -> None:
+    seat = d["seat"]
+    s.away[seat], s.vacation_until[seat] = VACATION, d["until"]
+    s.human_acts += 1
+
+
+def _vacation_ended(s: GameState, d: Data) -> None:
+    seat = d["seat"]
+    s.away[seat], s.vacation_until[seat], s.timeouts[seat] = None, None, 0
 
 
 APPLY: dict[str, Callable[[GameState, Data], None]] = {
@@ -276,7 +328,15 @@ APPLY: dict[str, Callable[[GameState, Data], None]] = {
     ev.TURN_ENDED: _turn_ended,
     ev.TIMED_OUT: _timed_out,
     ev.GAME_ENDED: _ended,
+    ev.SEAT_LEFT: _seat_left,
+    ev.SEAT_TAKEN_BY_BOT: _seat_taken_by_bot,
+    ev.SEAT_RETURNED: _seat_returned,
+    ev.VACATION_STARTED: _vacation_started,
+    ev.VACATION_ENDED: _vacation_ended,
 }
+# A seat's own decisions (made by its player, its bot, or the service at a timeout).
+ACTS = frozenset({ev.CARD_PLAYED, ev.BLOCK_PASSED, ev.PLAY_BLOCKED, ev.NEIGHBOR_CHOSEN,
+                  ev.BET_PLACED, ev.CARD_HANDED_OFF})  # fmt: skip
 
 
 def apply(s: GameState | None, e: ev.Event) -> GameState:
@@ -286,6 +346,8 @@ def apply(s: GameState | None, e: ev.Event) -> GameState:
     if s is None:
         raise ValueError("the first event must be game_created")
     APPLY[e.type](s, e.data)
+    if e.type in ACTS:
+        _acted(s, e.data["seat"])
     return s
 
 

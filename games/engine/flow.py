@@ -113,4 +113,5 @@ def _turn_end(s: GameState) -> Event:
 
 def _end(s: GameState, seed: bytes) -> Event:
     reason = "last_standing" if s.alive_count() < 2 else "countdown"
-    return Event(GAME_ENDED, {"winners": winners(s), "seed": seed.hex(), "reason": reason})
+    won = [seat for seat in winners(s) if not s.left[seat]]  # who left the game cannot win
+    return Event(GAME_ENDED, {"winners": won, "seed": seed.hex(), "reason": reason})

@@ -19,10 +19,13 @@ OPTION_DEFAULTS = {
     "turn_deadline_s": 86_400,
     "bots": [],
     "spectator_delay": 10,  # events spectators stay behind the present (issue 10)
+    "timeouts_to_bot": 3,  # 0: never (R21 acts at every timeout, the seat stays its player's)
 }
 # What a game created before an option existed folds with (its game_created lacks it): such a
-# game was promised live spectators, and its record is kept as it was played.
-OLD_GAME_OPTIONS = {"spectator_delay": 0}
+# game was promised live spectators, and its record is kept as it was played; its seats go to
+# the bot after the usual number of timeouts.
+OLD_GAME_OPTIONS = {"spectator_delay": 0, "timeouts_to_bot": OPTION_DEFAULTS["timeouts_to_bot"]}
+MAX_TIMEOUTS_TO_BOT = 100
 BOT_NAME = "bot"
 
 
@@ -79,6 +82,9 @@ def _options(options: Any, seats: int) -> dict[str, Any]:
     delay = opts["spectator_delay"]
     if not _int_list([delay], 0, MAX_SPECTATOR_DELAY):
         raise invalid(f"spectator_delay is a whole number of events, 0..{MAX_SPECTATOR_DELAY}")
+    k = opts["timeouts_to_bot"]
+    if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= MAX_TIMEOUTS_TO_BOT:
+        raise invalid(f"timeouts_to_bot must be a whole number 0..{MAX_TIMEOUTS_TO_BOT}")
     bots = opts["bots"]
     if not isinstance(bots, list) or not all(_is_seat(b, seats) for b in bots):
         raise invalid(f"bots must be a list of seats 0..{seats - 1}")
@@ -92,6 +98,12 @@ def game_options(created: dict[str, Any]) -> dict[str, Any]:
     """The options a game plays with: those of its game_created event, and for an option that
     event predates, the value OLD_GAME_OPTIONS gives (an old event is upcast, never edited)."""
     return {**OLD_GAME_OPTIONS, **created}
+
+
+def option(s: GameState, name: str) -> Any:
+    """A game option; a state stored before the option existed reads with OLD_GAME_OPTIONS
+    (or the default)."""
+    return s.options.get(name, OLD_GAME_OPTIONS.get(name, OPTION_DEFAULTS[name]))
 
 
 def _is_seat(value: Any, seats: int) -> bool:

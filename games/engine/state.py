@@ -30,6 +30,7 @@ FIRST_ROLL, RESOLVE, DRAW, TURN_END, BETWEEN, ENDING = (
 )
 MAX_LIVES = 6
 MAX_SEATS = 6
+VACATION, BOT_AWAY = "vacation", "bot"  # a seat's `away` (API.md, Correspondence)
 
 
 @dataclass(slots=True)
@@ -107,6 +108,14 @@ class GameState:
     rolls: int = 0  # rolls and tosses made so far; the rig's dice are used up first
     shuffles: int = 0
     seed: str | None = None  # revealed at the end (R22)
+    # Who is away from a seat (events.AWAY_EVENTS): it changes who decides for a seat, never
+    # the rules. Old states and games fold these from their defaults.
+    away: list[str | None] = field(default_factory=list)  # per seat: None | VACATION | BOT_AWAY
+    left: list[bool] = field(default_factory=list)  # left for good: the bot plays to the end
+    vacation_until: list[str | None] = field(default_factory=list)  # ISO times, as declared
+    timeouts: list[int] = field(default_factory=list)  # consecutive timeouts per seat (R21)
+    owed: list[int] = field(default_factory=list)  # seats whose next act is a timeout's
+    human_acts: int = 0  # seats taken and acts of humans at their own seats, so far
 
     def copy(self) -> GameState:
         """A copy sharing nothing mutable (see copying.py)."""
@@ -115,6 +124,10 @@ class GameState:
     # Small questions every module asks.
     def in_game(self, seat: int) -> bool:
         return self.lives[seat] > 0
+
+    def plays_bot(self, seat: int) -> bool:
+        """The built-in bot decides for this seat: a bot seat, or a player's while away."""
+        return self.bots[seat] or self.away[seat] == BOT_AWAY
 
     def alive(self) -> list[int]:
         return [s for s in range(self.n) if self.lives[s] > 0]

@@ -57,7 +57,9 @@ def view_for(s: GameState, viewer: Viewer, *, reveal: bool = False) -> dict[str,
         "discard": list(s.discard),
         "countdown": s.countdown,
         "pending": _pending(s, viewer),
-        "legal": [c.body() for c in legal_commands(s, seat)],  # type: ignore[union-attr]
+        "legal": [c.body() for c in legal_commands(s, seat)]  # type: ignore[union-attr]
+        if seat is None or not s.left[seat]
+        else [],  # who left may read his view, never act
         "winners": s.winners,
         "seed_commitment": s.seed_commitment,
         "seed": s.seed,
@@ -84,6 +86,9 @@ def _player(s: GameState, seat: int) -> dict[str, Any]:
         "hand_count": len(s.hands[seat]),
         "eliminated": s.status != "lobby" and s.lives[seat] == 0,
         "team": s.team(seat),
+        "away": s.away[seat],  # None | "vacation" | "bot" (away.py)
+        "left": s.left[seat],
+        "away_until": s.vacation_until[seat],
     }
 
 

@@ -36,12 +36,13 @@ def split_sealed(events: list[Event], after: GameState) -> tuple[list[Event], li
 
 
 def bots_act(s: GameState, seed: bytes) -> tuple[list[Event], GameState]:
-    """Every bot seat awaited in `s` acts once, in the order awaited (the built-in bot's
-    choice); a seat no longer awaited when its turn comes (a bot blocked first) is skipped."""
+    """Every seat the bot plays (a bot's, or a player's while away: away.py) awaited in `s`
+    acts once, in the order awaited (the built-in bot's choice); a seat no longer awaited when
+    its turn comes (a bot blocked first) is skipped."""
     out: list[Event] = []
     bot = HeuristicBot()
     for seat in list(s.awaiting):
-        if s.bots[seat] and seat in s.awaiting:
+        if s.plays_bot(seat) and seat in s.awaiting:
             new, s = execute(s, bot.choose(s, seat), actor=seat, seed=seed)
             out += new
     return out, s

@@ -102,3 +102,27 @@ def gain(game: Game, target: int | None = None) -> list[Event]:
         and deck.card(c.card).effects[c.effect].kind == "GAIN_1"
     )
     return game.do(play, k) + game.passes()
+
+
+def away_game(seed: bytes = SEED) -> list[Event]:
+    """A whole game of three players with everything of games/engine/away.py in it: a vacation
+    paused and resumed, a takeover after a timeout (timeouts_to_bot 1) and the return, and a
+    leave; bots play every seat they hold, the players move by the heuristic bot."""
+    from games.engine import HeuristicBot, Timeout, bots_act
+    from games.engine.away import Leave, Return, VacationEnd, VacationStart
+
+    game = Game(3, options={"timeouts_to_bot": 1}, seed=seed)
+    game.do(VacationStart(1, "2027-01-10T12:00:00.000000+00:00"))
+    game.do(VacationEnd(1))
+    kostic = game.state.kostic
+    game.do(Timeout())
+    game.do(Return(kostic))
+    game.do(Leave(2))
+    while game.state.status == "active":
+        seat = game.state.awaiting[0]
+        if game.state.plays_bot(seat):
+            new, game.state = bots_act(game.state, game.seed)
+            game.events += new
+        else:
+            game.do(HeuristicBot().choose(game.state, seat), seat)
+    return game.events

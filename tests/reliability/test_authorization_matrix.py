@@ -72,6 +72,19 @@ EXPECTED: dict[tuple[str, str], dict[str, str]] = {
                                                      "missing": "401 401 404 404 404 404"},
     ("GET", "/api/me/standing-order/"): {"*": "401 401 200 200 200 200"},
     ("PUT", "/api/me/standing-order/"): {"*": "401 401 200 200 200 200"},
+    # away from a seat: only a seated player leaves (a running game) or takes his seat back
+    ("POST", "/api/games/{game_id}/leave/"): {"lobby": "401 401 403 400 403 403",
+                                             "active": "401 401 403 200 200 403",
+                                             "ended": "401 401 403 409 409 403",
+                                             "missing": "401 401 404 404 404 404"},
+    ("POST", "/api/games/{game_id}/return/"): {"lobby": "401 401 403 400 403 403",
+                                              "active": "401 401 403 400 400 403",
+                                              "ended": "401 401 403 409 409 403",
+                                              "missing": "401 401 404 404 404 404"},
+    # a vacation is any account's own; the probe's body ({}) names no days
+    ("GET", "/api/me/vacation/"): {"*": "401 401 200 200 200 200"},
+    ("POST", "/api/me/vacation/"): {"*": "401 401 400 400 400 400"},
+    ("DELETE", "/api/me/vacation/"): {"*": "401 401 400 400 400 400"},
 }  # fmt: skip
 
 # Two seats; seat 0 starts and holds C33, whose red effect (LOSE_1 on everyone) ends the game
@@ -124,6 +137,9 @@ class World:
             return client.get(url, {"at": 1, "after": 0, "lang": "en"})
         send = client.put if method == "PUT" else client.post
         return send(url, self.body(path, gid), format="json")
+        if method == "DELETE":
+            return client.delete(url)
+        return client.post(url, self.body(path, gid), format="json")
 
     def body(self, path: str, gid: int) -> dict:
         if path.endswith("/register/"):

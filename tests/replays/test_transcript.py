@@ -313,7 +313,8 @@ def bot_game(seats: int, variant: str, duel_coin: bool, index: int, rig=None) ->
 @pytest.fixture(scope="module")
 def bot_games() -> list[list]:
     return [bot_game(*config) for config in GAMES] + [
-        bot_game(3, "standard", False, 99, EMPTY_FIRST_HAND)
+        bot_game(3, "standard", False, 99, EMPTY_FIRST_HAND),
+        helpers.away_game(),  # who left, was taken over, came back, went on vacation
     ]
 
 

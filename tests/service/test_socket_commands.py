@@ -5,6 +5,7 @@ socket as for a REST command. The `id` is the Idempotency-Key, shared with REST.
 from __future__ import annotations
 
 import asyncio
+
 import pytest
 from asgiref.sync import sync_to_async
 from rest_framework.authtoken.models import Token

@@ -212,6 +212,12 @@ const CS = {
 
 const WORDS = { en: EN, cs: CS };
 
+/** A feature module's own words (e.g. away.js), added to both languages when it loads. */
+export function addWords(en, cs) {
+  Object.assign(EN, en);
+  Object.assign(CS, cs);
+}
+
 /** The string `key` in the page language with `{field}`s filled in (text only). */
 export function t(key, fields = {}) {
   const template = WORDS[LANG][key] ?? EN[key] ?? key;

@@ -2,6 +2,7 @@
 // type and data (games/engine/events.py; the same ideas as replays/transcript.py). It follows
 // the lives as the events change them, so life changes read "Eva 6 → 5".
 
+import { AWAY_TELL } from "./away.js";
 import { cardRef, effectText } from "./cards.js";
 import { t, tNodes } from "./i18n.js";
 import { el } from "./render.js";
@@ -200,6 +201,7 @@ const FORMAT = {
     return [step ? ["countdown_step", { value: d.countdown }] : ["turn_ended", { turn: d.turn }]];
   },
   timed_out: (log, d) => [["timed_out", { phase: t(`phase_${d.phase}`), who: d.seats.map((s) => log.name(s)).join(", ") }]],
+  ...AWAY_TELL, // who left, was taken over by the bot, came back, went on vacation
   game_ended: (log, d) => [[`ended_${d.reason}`, {}],
     [d.winners.length > 1 ? "winners_many" : "winners_one", { names: d.winners.map((s) => log.name(s)).join(", ") }]],
 };

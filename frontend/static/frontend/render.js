@@ -2,6 +2,7 @@
 // play, my hand, my partner's hand, the winners and, after the end, every hand (R23).
 // Pure drawing: acting (act.js) and the log (log.js) add to what this draws.
 
+import { awayMark } from "./away.js";
 import { cardElement, cardRef, effectText } from "./cards.js";
 import { count, t, tNodes } from "./i18n.js";
 
@@ -50,6 +51,7 @@ function seatElement(view, p, ui) {
   if (view.kostic === p.seat) mark("mark-kostic", t("kostic"));
   if (awaited && view.phase) mark("mark-await", `▶ ${t(`await_${view.phase}`)}`);
   if (p.bot) mark("mark-bot", t("bot"));
+  awayMark(p, mark);
   if (p.team !== null && p.team !== undefined) mark(`mark-team team-${p.team}`, t("pair", { team: p.team + 1 }));
   if (p.eliminated) mark("mark-out", `✕ ${t("out")}`);
   if (won) mark("mark-won", `★ ${t("winner")}`);

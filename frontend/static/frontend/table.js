@@ -4,6 +4,7 @@
 
 import { Actor } from "./act.js";
 import { api } from "./api.js";
+import { drawAwayControls } from "./away.js";
 import { has, t } from "./i18n.js";
 import { LogBook } from "./log.js";
 import { animate, capture } from "./motion.js";
@@ -53,6 +54,7 @@ function show(next) {
   renderView(root, view, ui);
   log.names = ui.names;
   actor.draw(view, ui.names);
+  drawAwayControls(root, view, show, showError);
   if (focused && (!document.activeElement || document.activeElement === document.body)) {
     root.querySelector(focused)?.focus({ preventScroll: true });
   }

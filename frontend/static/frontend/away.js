@@ -1,0 +1,151 @@
+// Away from a seat (API.md "Correspondence"): the badge next to a name (`away`: "vacation" or
+// "bot"), the table's "Leave game" and "Take my seat back" buttons, how the log tells who came
+// and went, and the vacation controls of /me/ (mounted on #vacation when the page has it).
+// Only the public API: POST /api/games/{id}/leave/ and /return/, GET/POST/DELETE /api/me/vacation/.
+
+import { api } from "./api.js";
+import { addWords, t } from "./i18n.js";
+
+addWords({
+  away_vacation: "on vacation", away_vacation_until: "on vacation until {until}",
+  away_bot: "bot plays", away_left: "left the game",
+  leave_game: "Leave game", leave_confirm: "Leave this game for good? The bot plays your seat to the end and you cannot win.",
+  take_seat_back: "Take my seat back", seat_taken_note: "The bot plays your seat since you timed out. Take it back to play yourself.",
+  left_note: "You left this game; the bot plays your seat.",
+  log_seat_left: "{who} leaves the game; the bot plays the seat to the end",
+  log_seat_taken_by_bot: "{who} timed out too often; the bot plays the seat for now",
+  log_seat_returned: "{who} is back and takes the seat from the bot",
+  log_vacation_started: "{who} is on vacation until {until}; the clocks stand still",
+  log_vacation_ended: "{who} is back from vacation; the clocks go on",
+  ended_abandoned: "Game over: abandoned, no player acted for too long; nobody wins",
+  vacation_title: "Vacation", vacation_days: "Days",
+  vacation_intro: "While you are on vacation the clocks of all your games stand still. Any move of yours ends it.",
+  vacation_start: "Start vacation", vacation_end: "End vacation now",
+  vacation_until: "On vacation until {until}.", vacation_none: "You are not on vacation.",
+  vacation_left: "Vacation days left this year: {n} of {total}.",
+}, {
+  away_vacation: "na dovolené", away_vacation_until: "na dovolené do {until}",
+  away_bot: "hraje bot", away_left: "opustil hru",
+  leave_game: "Opustit hru", leave_confirm: "Opravdu opustit tuto hru? Za tvé místo dohraje bot a nemůžeš vyhrát.",
+  take_seat_back: "Převzít své místo", seat_taken_note: "Za tvé místo hraje bot, protože ti vypršel čas. Převezmi ho a hraj sám.",
+  left_note: "Tuto hru jsi opustil; za tvé místo hraje bot.",
+  log_seat_left: "{who} opouští hru; za jeho místo hraje do konce bot",
+  log_seat_taken_by_bot: "{who} příliš často nestihl čas; za jeho místo zatím hraje bot",
+  log_seat_returned: "{who} je zpět a přebírá své místo od bota",
+  log_vacation_started: "{who} má dovolenou do {until}; hodiny stojí",
+  log_vacation_ended: "{who} je zpět z dovolené; hodiny běží dál",
+  ended_abandoned: "Konec hry: opuštěná, dlouho nikdo nehrál; nikdo nevyhrává",
+  vacation_title: "Dovolená", vacation_days: "Dní",
+  vacation_intro: "Během dovolené stojí hodiny ve všech tvých hrách. Jakýkoli tvůj tah ji ukončí.",
+  vacation_start: "Začít dovolenou", vacation_end: "Ukončit dovolenou",
+  vacation_until: "Na dovolené do {until}.", vacation_none: "Nejsi na dovolené.",
+  vacation_left: "Zbývá dní dovolené v tomto roce: {n} z {total}.",
+});
+
+const when = (iso) => new Date(iso).toLocaleString(document.documentElement.lang || undefined,
+  { dateStyle: "medium", timeStyle: "short" });
+
+/** The badge next to a seat's name: `mark(className, text)` is render.js's. */
+export function awayMark(player, mark) {
+  if (player.left) mark("mark-away mark-left", `⇥ ${t("away_left")}`);
+  else if (player.away === "bot") mark("mark-away mark-away-bot", `⚙ ${t("away_bot")}`);
+  else if (player.away === "vacation") {
+    const text = player.away_until ? t("away_vacation_until", { until: when(player.away_until) }) : t("away_vacation");
+    mark("mark-away mark-away-vacation", `☼ ${text}`);
+  }
+}
+
+/** log.js's lines for the events of who came and went. */
+export const AWAY_TELL = {
+  seat_left: (log, d) => [["log_seat_left", { who: log.name(d.seat) }]],
+  seat_taken_by_bot: (log, d) => [["log_seat_taken_by_bot", { who: log.name(d.seat) }]],
+  seat_returned: (log, d) => [["log_seat_returned", { who: log.name(d.seat) }]],
+  vacation_started: (log, d) => [["log_vacation_started", { who: log.name(d.seat), until: when(d.until) }]],
+  vacation_ended: (log, d) => [["log_vacation_ended", { who: log.name(d.seat) }]],
+};
+
+function button(text, onClick, className = "") {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.textContent = text;
+  if (className) b.className = className;
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+/** The table's own controls (into #away-controls): leave a running game, take a seat back
+ * from the bot. `show(view)` draws the view a POST answers with; `onError` shows a refusal. */
+export function drawAwayControls(root, view, show, onError) {
+  const box = root.querySelector("#away-controls");
+  if (!box) return;
+  const me = view.you === null ? null : view.players[view.you];
+  box.replaceChildren();
+  if (!me || view.status !== "active") return;
+  const post = async (tail) => {
+    try {
+      const answer = await api(`/api/games/${view.id}/${tail}/`, { method: "POST", body: {} });
+      onError(null);
+      show(answer.view);
+    } catch (err) {
+      onError(err);
+    }
+  };
+  if (me.left) {
+    box.append(Object.assign(document.createElement("p"), { className: "away-note", textContent: t("left_note") }));
+    return;
+  }
+  if (me.away === "bot") {
+    box.append(Object.assign(document.createElement("p"), { className: "away-note", textContent: t("seat_taken_note") }),
+      button(t("take_seat_back"), () => post("return"), "primary"));
+  }
+  box.append(button(t("leave_game"), () => {
+    if (window.confirm(t("leave_confirm"))) post("leave");
+  }, "danger"));
+}
+
+/** /me/: the caller's vacation: days to declare, until when, days left, end now. */
+async function mountVacation(section) {
+  const heading = document.createElement("h2");
+  heading.id = "vacation-title";
+  heading.textContent = t("vacation_title");
+  section.setAttribute("aria-labelledby", heading.id);
+  const intro = Object.assign(document.createElement("p"), { textContent: t("vacation_intro") });
+  const state = Object.assign(document.createElement("p"), { id: "vacation-state" });
+  state.setAttribute("role", "status");
+  const left = Object.assign(document.createElement("p"), { id: "vacation-left" });
+  const error = Object.assign(document.createElement("p"), { className: "error" });
+  error.setAttribute("role", "alert");
+  const form = document.createElement("form");
+  form.className = "vacation-form";
+  const label = Object.assign(document.createElement("label"), { htmlFor: "vacation-days", textContent: t("vacation_days") });
+  const days = Object.assign(document.createElement("input"), { id: "vacation-days", type: "number", min: 1, value: 7, required: true });
+  const start = Object.assign(document.createElement("button"), { type: "submit", textContent: t("vacation_start") });
+  const end = button(t("vacation_end"), () => send("DELETE"));
+  end.id = "vacation-end";
+  form.append(label, days, start);
+  section.replaceChildren(heading, intro, state, left, form, end, error);
+
+  const draw = (status) => {
+    state.textContent = status.until ? t("vacation_until", { until: when(status.until) }) : t("vacation_none");
+    left.textContent = t("vacation_left", { n: status.days_left, total: status.days_per_year });
+    days.max = String(Math.max(1, status.days_left));
+    form.hidden = Boolean(status.until);
+    end.hidden = !status.until;
+  };
+  const send = async (method, body) => {
+    try {
+      draw(await api("/api/me/vacation/", { method, body }));
+      error.textContent = "";
+    } catch (err) {
+      error.textContent = err.message;
+    }
+  };
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    send("POST", { days: Number(days.value) });
+  });
+  draw(await api("/api/me/vacation/"));
+}
+
+const vacation = document.getElementById("vacation");
+if (vacation) mountVacation(vacation);
