@@ -82,7 +82,7 @@ def execute(
 
 
 def execute_in_place(
-    work: GameState, command: Command, *, actor: int | None = None, seed: bytes
+    work: GameState, command: Command | AwayCommand, *, actor: int | None = None, seed: bytes
 ) -> list[Event]:
     """`execute` for a caller that owns `work` and keeps no other reference to it (like
     `fold`, the simulator): `work` becomes the state after the command, with no copy, which

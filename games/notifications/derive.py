@@ -50,8 +50,11 @@ class Told:
     seq: int
 
 
-def told_in_batch(events: list[Event], first_seq: int, after: GameState) -> list[Told]:
-    """What one committed batch (its first event at `first_seq`) tells whom, by seat."""
+def told_in_batch(events: list[Event], first_seq: int, after: GameState,
+                  answered: frozenset[int] = frozenset()) -> list[Told]:  # fmt: skip
+    """What one committed batch (its first event at `first_seq`) tells whom, by seat. A seat
+    that already answered the window the batch opened (its sealed pass: a standing order, R19)
+    or whose decisions the bot makes (away) is not asked to decide."""
     last = first_seq + len(events) - 1
     out: list[Told] = []
     for offset, e in enumerate(events):
@@ -61,7 +64,8 @@ def told_in_batch(events: list[Event], first_seq: int, after: GameState) -> list
             out += [Told(s, GAME_OVER, first_seq + offset) for s in range(after.n)]
     if after.status == ACTIVE and any(e.type not in NOT_A_NEW_DECISION for e in events):
         kind = BLOCK_WINDOW if after.phase == BLOCK else YOUR_TURN
-        out += [Told(seat, kind, last) for seat in after.awaiting]
+        out += [Told(seat, kind, last) for seat in after.awaiting
+                if seat not in answered and not after.plays_bot(seat)]  # fmt: skip
     return [t for t in out if not after.bots[t.seat] and after.names[t.seat]]
 
 
@@ -93,7 +97,10 @@ def derive_game(game_id: int) -> tuple[list[Notification], DeadlineReminder | No
         batch_rows = list(batch)
         events = [event_store.to_event(r) for r in batch_rows]
         state = fold(events, state)
-        told += [(t, at) for t in told_in_batch(events, batch_rows[0].seq, state)]
+        last = batch_rows[-1].seq
+        answered = frozenset(row.seat for row in sealing.load(game_id, last)) if (
+            state.phase == BLOCK) else frozenset()  # fmt: skip
+        told += [(t, at) for t in told_in_batch(events, batch_rows[0].seq, state, answered)]
     assert state is not None
     created = _create(game_id, state, told)
     cursor.seq = rows[-1].seq

@@ -12,6 +12,7 @@ import pytest
 from games.engine import Event, fold
 from games.engine import events as ev
 from games.engine.audit import Verdict, rederive, verify_events
+from games.engine.setup import OLD_GAME_OPTIONS
 from tests.fixtures.make_golden import GOLDEN, path_of, read_log
 
 
@@ -90,4 +91,4 @@ def test_golden_games_predate_the_spectator_delay_and_fold_with_live_spectators(
     _, events = log(name)
     assert "spectator_delay" not in events[0].data["options"]
     assert fold(events).options["spectator_delay"] == 0
-    assert fold(events[:1]).options == {**events[0].data["options"], "spectator_delay": 0}
+    assert fold(events[:1]).options == {**events[0].data["options"], **OLD_GAME_OPTIONS}

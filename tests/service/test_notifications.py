@@ -249,6 +249,20 @@ def test_block_window_goes_to_the_asked_seats_only(notifying):
     assert kinds(anna, gid) == ["your_turn"]
 
 
+def test_no_block_window_for_a_seat_whose_standing_order_answered_it(notifying):
+    """Issue 10: cleo's standing order passes the window the moment it opens (sealed, R19):
+    she is not asked, so she is not told; ben still is."""
+    anna, ben, cleo = player(None), player(None), player(None)
+    assert cleo.put("/api/me/standing-order/", {"block": "never"},
+                    format="json").status_code == 200  # fmt: skip
+    gid = game([anna, ben, cleo], hands=HANDS)
+    wait_for(lambda: kinds(anna, gid) == ["your_turn"], "your_turn")
+    send(anna, gid, PLAY)
+    wait_for(lambda: kinds(ben, gid) == ["block_window"], "ben's block_window")
+    barrier(player(None), player(None))
+    assert kinds(cleo, gid) == []
+
+
 def test_deadline_soon_at_80_percent_of_the_decision(notifying):
     anna, ben = player(None), player(None)
     gid = game([anna, ben], options={"turn_deadline_s": 10})
