@@ -47,6 +47,7 @@ from games.engine import (
 from games.engine.away import AwayCommand, coming_back
 from games.engine.errors import Code
 from games.engine.events import AWAY_EVENTS
+from games.engine.state import VACATION
 from games.errors import ApiError, not_found, stale_seq
 from games.models import Game, GameEvent, GameProjection, IdempotentAnswer, SealedPass
 from games.notifications import runner as notifications
@@ -116,10 +117,14 @@ def game_command(*, user, game_id: int, body: Any, key: str | None) -> dict[str,
     # (or idempotency_mismatch) is looked up below, and the first try costs no query.
     command = _parse(body)
 
+    paused_by_him = False  # his vacation stands this game still
+
     def decide(state: GameState, seed: bytes) -> tuple[list[Event], GameState]:
+        nonlocal paused_by_him
         seat = seat_of(state, user)
         if seat is not None and state.left[seat]:
             raise ApiError(Code.FORBIDDEN, "you left this game")
+        paused_by_him = seat is not None and state.away[seat] == VACATION
         back = coming_back(state, seat)  # his own command takes his seat back (README)
         events, state = execute(state, back, seed=seed) if back else ([], state)
         more, after = execute(state, command, actor=seat, seed=seed)
@@ -145,9 +150,10 @@ def game_command(*, user, game_id: int, body: Any, key: str | None) -> dict[str,
         # Our own retry landed first: this request is that one. (A sealed pass does not
         # move the seq, so its retry is refused with not_your_turn, not stale_seq: R26.)
         return stored
-    from games import vacations  # it calls this module back
+    if paused_by_him:  # acting in a game his vacation paused ends it everywhere (README)
+        from games import vacations  # it calls this module back
 
-    vacations.end_on_acting(user)  # an accepted command of his ends his vacation everywhere
+        vacations.end_on_acting(user)
     return answer
 
 
