@@ -3,7 +3,7 @@ replays/urls.py)."""
 
 from django.urls import path
 
-from games import apis
+from games import apis, chat_apis
 
 urlpatterns = [
     path("auth/register/", apis.RegisterApi.as_view(), name="register"),
@@ -14,4 +14,6 @@ urlpatterns = [
     path("games/<int:game_id>/join/", apis.JoinApi.as_view(), name="join"),
     path("games/<int:game_id>/commands/", apis.CommandsApi.as_view(), name="commands"),
     path("games/<int:game_id>/events/", apis.EventsApi.as_view(), name="events"),
+    path("games/<int:game_id>/chat/", chat_apis.ChatApi.as_view(), name="chat"),
+    path("games/<int:game_id>/chat/hide/", chat_apis.ChatHideApi.as_view(), name="chat-hide"),
 ]

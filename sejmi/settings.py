@@ -157,6 +157,9 @@ SEJMI_ALLOW_RIGGED = env_bool("SEJMI_ALLOW_RIGGED", False)
 # `make run` sweeps deadlines in a thread of the web process instead of using Celery; the ASGI
 # app starts it at the server's startup (sejmi.asgi.lifespan).
 SEJMI_INPROCESS_RUNNER = env_bool("SEJMI_INPROCESS_RUNNER", False)
+# Chat (games/chat_services.py): at most this many messages per user and game in this many
+# seconds, counted from the stored messages (so every web worker counts the same).
+CHAT_RATE = tuple(int(x) for x in os.environ.get("SEJMI_CHAT_RATE", "5/10").split("/", 1))
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Sejmi je API",
