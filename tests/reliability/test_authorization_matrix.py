@@ -54,6 +54,14 @@ EXPECTED: dict[tuple[str, str], dict[str, str]] = {
                                                 "active": "401 401 409 200 409 409",
                                                 "ended": "401 401 409 409 409 409",
                                                 "missing": "401 401 404 404 404 404"},
+    # the table's chat (games/chat.py): everyone reads; the players write, from the lobby on
+    ("GET", "/api/games/{game_id}/chat/"): EVERYONE_READS,
+    ("POST", "/api/games/{game_id}/chat/"): {"lobby": "401 401 403 201 403 403",
+                                             "*": "401 401 403 201 201 403",
+                                             "missing": "401 401 404 404 404 404"},
+    # staff hide a message: the probe names none, so staff get 400 (anyone else 403)
+    ("POST", "/api/games/{game_id}/chat/hide/"): {"*": "401 401 403 403 403 400",
+                                                  "missing": "401 401 404 404 404 404"},
     ("POST", "/api/games/{game_id}/disputes/"): {"lobby": "401 401 403 201 403 403",
                                                 "*": "401 401 403 201 201 403",
                                                 "missing": "401 401 404 404 404 404"},
@@ -122,6 +130,8 @@ class World:
             return {"expected_seq": seq, **PLAY}
         if path.endswith("/disputes/"):
             return {"reason": "a probe of the matrix"}
+        if path.endswith("/chat/"):
+            return {"channel": "table", "text": "a probe of the matrix"}
         return {}
 
 
