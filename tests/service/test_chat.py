@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 import pytest
 from asgiref.sync import sync_to_async
-from django.db import connection, transaction
 from django.contrib.auth import get_user_model
+from django.db import connection, transaction
 from django.db.utils import DatabaseError
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
@@ -212,7 +212,7 @@ def test_500_characters_pass_and_line_breaks_stay(duel):
                                  '"del\\u007f"', '"\\ud800"', "42", "null", '["a"]'])  # fmt: skip
 @pytest.mark.django_db
 def test_nul_control_characters_lone_surrogates_and_non_strings_are_invalid(duel, raw):
-    body = '{"channel": "table", "text": %s}' % raw
+    body = '{"channel": "table", "text": ' + raw + "}"
     answer = duel.seats[0].post(duel.url(), body, content_type="application/json")
     assert_error(answer, 400, "invalid")
     assert ChatMessage.objects.count() == 0
@@ -385,5 +385,5 @@ async def test_a_hiding_replaces_the_message_on_every_socket_that_had_it(duel):
         frames = await chat_frames(sock)
     finally:
         await sock.disconnect()
-    assert frames == [{"type": "chat", "message": said},
-                      {"type": "chat", "message": {**said, "text": "", "hidden": True}}]  # fmt: skip
+    hidden = {**said, "text": "", "hidden": True}
+    assert frames == [{"type": "chat", "message": said}, {"type": "chat", "message": hidden}]
