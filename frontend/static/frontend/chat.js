@@ -191,6 +191,7 @@ class ChatPanel {
         page = await api(`/api/games/${this.gameId}/chat/?channel=${channel}&after=${this.lastId.get(channel)}`);
         this.add(page.messages, { quiet: false });
       }
+      if (!this.lastId.has(channel)) this.lastId.set(channel, 0); // after a drop: ask after 0
     } catch (error) {
       if (error.code !== "forbidden") this.showError(error);
     }
@@ -198,7 +199,8 @@ class ChatPanel {
     if (list && !list.children.length) list.append(el("li", { className: "chat-empty", textContent: t("empty") }));
   }
 
-  /** Messages in, each once by id (a hiding replaces the message it hides). */
+  /** Messages in, each once and in id order (a live one may come before an older page; a
+   * hiding replaces the message it hides). */
   add(messages, { quiet }) {
     for (const m of messages) {
       const list = this.lists.get(m.channel);
@@ -208,7 +210,8 @@ class ChatPanel {
       const line = this.line(m);
       const old = list.querySelector(`[data-chat="${m.id}"]`);
       if (old) { old.replaceWith(line); continue; }
-      list.append(line);
+      const later = [...list.children].find((li) => Number(li.dataset.chat) > m.id);
+      list.insertBefore(line, later ?? null);
       this.lastId.set(m.channel, Math.max(this.lastId.get(m.channel) ?? 0, m.id));
       if (atBottom || m.author === this.me) this.scrollDown(list);
       if (!quiet && m.channel !== this.current) {
