@@ -1,6 +1,7 @@
 """Migration operations that make a table append-only on PostgreSQL (game events, dispute
-notes): a row trigger refuses UPDATE and DELETE, a statement trigger refuses TRUNCATE (which
-fires no row trigger). Other databases get nothing (make run's SQLite).
+notes, chat messages and their hidings): a row trigger refuses UPDATE and DELETE, a statement
+trigger refuses TRUNCATE (which fires no row trigger). Other databases get nothing (make run's
+SQLite).
 
 Triggers bind the tables' owner too, unless the owner switches them off on purpose; the
 service itself connects as a role that may only read and append them, and may not switch
@@ -14,6 +15,8 @@ from django.db import migrations
 APPEND_ONLY = {
     "games_gameevent": ("games_event_append_only", "games_event_no_truncate"),
     "replays_disputenote": ("replays_note_append_only", "replays_note_no_truncate"),
+    "games_chatmessage": ("games_chat_append_only", "games_chat_no_truncate"),
+    "games_chathiding": ("games_chat_hiding_append_only", "games_chat_hiding_no_truncate"),
 }
 
 

@@ -15,7 +15,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from games import selectors, services, spectating
+from games import chat, selectors, services, spectating
 from games.codec import state_from_json
 from games.engine import Event, GameState, redact_event, view_for
 from games.engine.errors import Code
@@ -206,6 +206,15 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self._send_events(events)
         await self._send({"type": "view", "view": view})
         self.last_sent = max(self.last_sent, view["seq"])
+
+    async def game_chat(self, message: dict[str, Any]) -> None:
+        """A chat message (games.chat_services.broadcast): sent on only if its audience admits
+        this socket's viewer (games.chat: partners reach the pair only, the spectators' channel
+        no player while the game runs)."""
+        user = self.user
+        name = user.username if user is not None and user.is_authenticated else None
+        if chat.admits(message["audience"], name):
+            await self._send({"type": "chat", "message": message["message"]})
 
     def _read(self, spans: tuple[tuple[int, int | None], ...]) -> tuple[list[dict], dict]:
         """The events of each span (after, upto] (upto None: the head), spans in seq order,

@@ -3,7 +3,7 @@ replays/urls.py)."""
 
 from django.urls import path
 
-from games import apis, order_apis
+from games import apis, chat_apis, order_apis
 from games.notifications import apis as notification_apis
 
 urlpatterns = [
@@ -28,4 +28,6 @@ urlpatterns = [
     path("games/<int:game_id>/leave/", apis.LeaveApi.as_view(), name="leave"),
     path("games/<int:game_id>/return/", apis.ReturnApi.as_view(), name="return"),
     path("me/vacation/", apis.VacationApi.as_view(), name="vacation"),
+    path("games/<int:game_id>/chat/", chat_apis.ChatApi.as_view(), name="chat"),
+    path("games/<int:game_id>/chat/hide/", chat_apis.ChatHideApi.as_view(), name="chat-hide"),
 ]

@@ -1,8 +1,9 @@
 """The staff's case file on a dispute: what the admin page shows (templates/admin/replays/dispute/).
 
 In reading order: the verification verdict (one OK / FAILED line per check), the disputed
-moment with a link to the replay viewer there, the transcript in the admin's language, and the
-event log one line per event with the card catalogue set apart. Each part is computed on its
+moment with a link to the replay viewer there, the transcript in the admin's language, the
+event log one line per event with the card catalogue set apart, and the game's chat (every
+channel, hidden messages in full and marked). Each part is computed on its
 own: a tampered record may break one of them, and the others must still be shown.
 """
 
@@ -16,6 +17,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from games.chat_services import chat_record
 from games.models import Game
 from replays import disputes
 from replays.models import Dispute
@@ -71,6 +73,7 @@ def build(dispute: Dispute, *, lang: str) -> dict[str, Any]:
         "events": events,
         "lines": _part("event log", dispute, lambda: event_lines(events.value or [], gid, seq)),
         "catalogue": _part("catalogue", dispute, lambda: catalogue(events.value or [])),
+        "chat": _part("chat", dispute, lambda: chat_record(gid)),
         "table_url": f"/games/{gid}/",
     }
 

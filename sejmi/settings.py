@@ -164,6 +164,9 @@ SEJMI_INPROCESS_RUNNER = env_bool("SEJMI_INPROCESS_RUNNER", False)
 # without a human act after which a running game ends as abandoned.
 SEJMI_VACATION_DAYS_PER_YEAR = int(os.environ.get("SEJMI_VACATION_DAYS_PER_YEAR", "30"))
 SEJMI_ABANDON_AFTER_DAYS = int(os.environ.get("SEJMI_ABANDON_AFTER_DAYS", "30"))
+# Chat (games/chat_services.py): at most this many messages per user and game in this many
+# seconds, counted from the stored messages (so every web worker counts the same).
+CHAT_RATE = tuple(int(x) for x in os.environ.get("SEJMI_CHAT_RATE", "5/10").split("/", 1))
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Sejmi je API",

@@ -59,6 +59,14 @@ EXPECTED: dict[tuple[str, str], dict[str, str]] = {
     ("POST", "/api/notifications/read/"): {"*": "401 401 200 200 200 200"},
     ("GET", "/api/me/preferences/"): {"*": "401 401 200 200 200 200"},
     ("PUT", "/api/me/preferences/"): {"*": "401 401 200 200 200 200"},
+    # the table's chat (games/chat.py): everyone reads; the players write, from the lobby on
+    ("GET", "/api/games/{game_id}/chat/"): EVERYONE_READS,
+    ("POST", "/api/games/{game_id}/chat/"): {"lobby": "401 401 403 201 403 403",
+                                             "*": "401 401 403 201 201 403",
+                                             "missing": "401 401 404 404 404 404"},
+    # staff hide a message: the probe names none, so staff get 400 (anyone else 403)
+    ("POST", "/api/games/{game_id}/chat/hide/"): {"*": "401 401 403 403 403 400",
+                                                  "missing": "401 401 404 404 404 404"},
     ("POST", "/api/games/{game_id}/disputes/"): {"lobby": "401 401 403 201 403 403",
                                                 "*": "401 401 403 201 201 403",
                                                 "missing": "401 401 404 404 404 404"},
@@ -160,6 +168,8 @@ class World:
             return {"email_mode": "digest"}
         if path.endswith("/standing-order/"):
             return {"block": "never"}
+        if path.endswith("/chat/"):
+            return {"channel": "table", "text": "a probe of the matrix"}
         return {}
 
 

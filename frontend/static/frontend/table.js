@@ -158,8 +158,14 @@ function setConn(key) {
   box.dataset.state = key;
 }
 
+/** Every frame, and each opening ({type: "open"}), to the page's other panels (chat.js). */
+function tell(data) {
+  root.dispatchEvent(new CustomEvent("sejmi:socket", { detail: data }));
+}
+
 function onMessage(message) {
   const data = JSON.parse(message.data);
+  tell(data);
   if (data.type === "event") {
     addEvents([data.event]);
     // Ahead of the log (pushed before the answer to the opening resync, say): ask once.
@@ -182,6 +188,7 @@ function connect() {
     backoff = 500;
     setConn("live");
     resync(ws);
+    tell({ type: "open" });
   };
   ws.onmessage = onMessage;
   ws.onclose = (e) => {
