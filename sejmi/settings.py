@@ -156,8 +156,9 @@ REST_FRAMEWORK = {
     ],
     # Behind a load balancer (docker-compose's HAProxy) every request comes from the balancer's
     # address: with NUM_PROXIES=1 the throttles take the client's from X-Forwarded-For, as the
-    # one proxy in front appended it. 0/unset: REMOTE_ADDR (no proxy; the header is ignored).
-    "NUM_PROXIES": int(os.environ["NUM_PROXIES"]) if os.environ.get("NUM_PROXIES") else None,
+    # one proxy in front appended it. 0 (the default): REMOTE_ADDR, the header ignored (DRF's
+    # own default, None, would trust the whole header: a client could throttle itself as anyone).
+    "NUM_PROXIES": int(os.environ.get("NUM_PROXIES") or 0),
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("SEJMI_THROTTLE_ANON", "600/min"),
         "user": os.environ.get("SEJMI_THROTTLE_USER", "6000/min"),
