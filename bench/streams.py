@@ -85,6 +85,13 @@ class Stream:
                 self.view = json.loads(frame)["view"]
         self.changed.set()
 
+    def answered(self, view: dict) -> None:
+        """The view a command's answer brought. At the seq the socket shows it is the newer
+        one for this player (R19: a sealed pass moves no seq, and his socket's new view, with
+        `legal: []`, may still be on its way): decide on it, not on the socket's older one."""
+        if self.player and view["seq"] == self.view_seq:
+            self.view = view
+
     async def resync(self) -> bool:
         """Ask the open socket for everything after the last event received (the observer's
         stall remedy, as a user reloading the page). False when no socket is open."""

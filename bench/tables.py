@@ -218,6 +218,7 @@ class Table:
                 return
             if answer.status_code == 200:
                 seq = answer.json()["seq"]
+                stream.answered(answer.json()["view"])
                 self._done(stream, sent, ms, seq)
                 await stream.newer(seq - 1, timeout=30)  # decide on what the socket shows
                 return
