@@ -9,7 +9,7 @@ node, its Celery worker (concurrency 2) and one Celery beat; with `--nodes 2`, t
 HAProxy and two Celery workers. `--games` tables play whole games back to back over websockets
 and REST (bench.tables: live and correspondence paces, built-in bots at some tables) for
 `--duration` seconds, table starts spread over the first sixth of it. Then the clients stop,
-Celery and the deadline runner stop (deadlines freeze), the sockets get 15 s to reach the
+Celery and the deadline runner stop (deadlines freeze), the sockets get 45 s to reach the
 games' last seq, and the checks run (bench.summary): latency, errors, every socket's seqs,
 every game's audit, every deadline kept. Bounded: every wait has a timeout and the run stops
 by itself.

@@ -83,7 +83,8 @@ def _table(r: dict) -> list[str]:
         ("stale_seq answers (another command first; retried)", _counts(r["conflicts"])),
         ("transport errors retried with the same Idempotency-Key", _counts(r["retried"])),
         ("sockets: streams / with a gap or duplicate",
-         f"{s['streams']:,} / {s['with_a_problem']} (missing {s.get('missing', 0)}, "
+         f"{s['streams']:,} / {s['with_a_problem']} (missing {s.get('missing', 0)}, of them "
+         f"not yet arrived at the check {s.get('missing_tail', 0)}, "
          f"duplicated {s.get('duplicated', 0)}, per-socket gaps {s.get('socket_gaps', 0)}, "
          f"per-socket duplicates {s.get('socket_dups', 0)})"),
         ("reconnects / resyncs sent / stall resyncs (observer)",

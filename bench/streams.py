@@ -168,6 +168,10 @@ class Stream:
             return {"never_connected": 1}
         got = set(self.received)
         expected = range(self.first + 1, final + 1)
-        return {"missing": sum(s not in got for s in expected),
+        missing = sum(s not in got for s in expected)
+        # Missing after the last seq received: still on their way when the run checked (a
+        # socket behind), as opposed to holes the socket went past (lost).
+        tail = max(0, final - max([self.first, *got]))
+        return {"missing": missing, "missing_tail": tail,
                 "duplicated": len(self.received) - len(got),
                 "socket_gaps": self.socket_gaps, "socket_dups": self.socket_dups}  # fmt: skip
