@@ -8,7 +8,7 @@ REDIS_URL     optional; when set, the channel layer (Redis pub/sub) and the Cele
 CHANNEL_PREFIX  the pub/sub channels' prefix (they are global to a Redis server, whatever the DB
               number); default derived from the database's name, so test runs never cross-talk.
 NUM_PROXIES   the number of proxies in front (1 behind docker-compose's HAProxy), so throttles
-              see the client's address (X-Forwarded-For); default: none, REMOTE_ADDR.
+              see the client's address (X-Forwarded-For); default 0: REMOTE_ADDR, header ignored.
 SEJMI_DB_POOL_MAX / _TIMEOUT / _MAX_WAITING  the PostgreSQL pool per process: size, wait (s)
               before 503 `unavailable`, how many requests may wait at once.
 CACHE_URL     optional; a Redis for the cache every web worker shares (websocket tickets).
