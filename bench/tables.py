@@ -162,11 +162,13 @@ class Table:
         if not any(s.view and s.view["status"] == "ended" for s in streams):
             self.record.games[game]["readers"] = readers
             return
+        # By events, not views: a socket reconnected after the end gets the final view first,
+        # then the answer to its resync with the events it lacks.
         give_up = time.monotonic() + 10
-        while any(s.view_seq < final for s in streams) and time.monotonic() < give_up:
+        while any(s.last < final for s in streams) and time.monotonic() < give_up:
             await asyncio.sleep(0.2)
         self.record.games[game]["ended"] = True
-        if any(s.view_seq < final for s in streams):
+        if any(s.last < final for s in streams):
             self.record.games[game]["readers"] = readers
             return
         for s in streams:
