@@ -55,8 +55,8 @@ clean:
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -exec rm -rf {} +
 	rm -rf .pytest_cache .hypothesis .ruff_cache staticfiles
 
-# Many games on the real processes (uvicorn workers, Celery worker and beat, PostgreSQL, a Redis
-# of its own on port 6390), then the checks; figures in docs/RELIABILITY.md. BENCH_ARGS adds
+# Many games on the real processes (uvicorn workers, Celery worker and beat, `manage.py
+# run_deadlines`, PostgreSQL, a Redis of its own on port 6390), then the checks; figures in docs/RELIABILITY.md. BENCH_ARGS adds
 # flags, e.g. BENCH_ARGS="--games 50 --duration 60" (python -m bench.load --help).
 .PHONY: bench-load bench-faults bench-nodes
 bench-load: $(STAMP)
@@ -68,6 +68,6 @@ bench-faults: $(STAMP)
 	$(PY) -m bench.load --faults all --write-doc $(BENCH_ARGS)
 
 # Two web nodes behind HAProxy (bench/haproxy.cfg; `apt-get install haproxy`), two Celery
-# workers and one beat: spectators on node a see commands sent through node b.
+# workers, one beat and one deadline runner: spectators on node a see commands sent through node b.
 bench-nodes: $(STAMP)
 	$(PY) -m bench.load --nodes 2 --write-doc $(BENCH_ARGS)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import time
 import uuid
@@ -58,14 +59,25 @@ def client(base: str, connections: int) -> httpx.AsyncClient:
     return httpx.AsyncClient(base_url=base, limits=limits, timeout=30)
 
 
+BUSY_RETRIES = 3  # 503 `unavailable` answers retried after their Retry-After (README)
+
+
 async def timed(http: httpx.AsyncClient, method: str, url: str, errors: Counter,
                 **kwargs) -> tuple[float, httpx.Response]:  # fmt: skip
     """(ms, answer), timed from the first try. One retry when the server closed a keep-alive
-    connection under the request: safe for a GET, and a command carries its Idempotency-Key."""
+    connection under the request: safe for a GET, and a command carries its Idempotency-Key.
+    A 503 `unavailable` (the service is overloaded) is retried after its Retry-After, as the
+    README tells clients to, up to BUSY_RETRIES times; each retry is counted."""
     started = time.perf_counter()
     try:
         answer = await http.request(method, url, **kwargs)
     except httpx.TransportError as err:
         errors[f"retried after {type(err).__name__}"] += 1
+        answer = await http.request(method, url, **kwargs)
+    for _ in range(BUSY_RETRIES):
+        if answer.status_code != 503 or "Retry-After" not in answer.headers:
+            break
+        errors["retried after 503 unavailable"] += 1
+        await asyncio.sleep(float(answer.headers["Retry-After"]))
         answer = await http.request(method, url, **kwargs)
     return (time.perf_counter() - started) * 1000, answer

@@ -9,9 +9,10 @@ node, its Celery worker (concurrency 2) and one Celery beat; with `--nodes 2`, t
 HAProxy and two Celery workers. `--games` tables play whole games back to back over websockets
 and REST (bench.tables: live and correspondence paces, built-in bots at some tables) for
 `--duration` seconds, table starts spread over the first sixth of it. Then the clients stop,
-Celery stops (deadlines freeze), the sockets get 15 s to reach the games' last seq, and the
-checks run (bench.summary): latency, errors, every socket's seqs, every game's audit, every
-deadline kept. Bounded: every wait has a timeout and the run stops by itself.
+Celery and the deadline runner stop (deadlines freeze), the sockets get 45 s to reach the
+games' last seq, and the checks run (bench.summary): latency, errors, every socket's seqs,
+every game's audit, every deadline kept. Bounded: every wait has a timeout and the run stops
+by itself.
 """
 
 from __future__ import annotations
@@ -43,15 +44,15 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--worker-args", default="", help="more flags for compose's worker command")
     p.add_argument(
         "--layer",
-        choices=("core", "pubsub"),
-        default="core",
-        help="channels_redis layer: core as shipped, or pubsub (an experiment)",
+        choices=("pubsub", "core"),
+        default="pubsub",
+        help="channels_redis layer: pubsub as shipped, or core (the old one, to compare)",
     )
     p.add_argument(
         "--sweeper",
-        choices=("beat", "process"),
-        default="beat",
-        help="beat as shipped, or process: bench/sweeper.py (an experiment)",
+        choices=("runner", "beat"),
+        default="runner",
+        help="runner as shipped (beat + manage.py run_deadlines), or beat alone (to compare)",
     )
     p.add_argument("--stall-s", type=float, default=15, help="silence before a resync")
     p.add_argument("--redis-port", type=int, default=6390)

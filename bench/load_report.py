@@ -14,9 +14,9 @@ TARGET_P99_MS = 100
 def mode(result: dict) -> str:
     args = result["args"]
     name = "nodes" if args["nodes"] > 1 else "faults" if args["faults"] else "load"
-    if args["layer"] != "core":
+    if args["layer"] != "pubsub":
         name += f"-{args['layer']}"
-    return name if args["sweeper"] == "beat" else f"{name}-sweeper"
+    return name if args["sweeper"] == "runner" else f"{name}-beat-only"
 
 
 def _markers(name: str) -> tuple[str, str]:
@@ -48,13 +48,15 @@ def _head(r: dict) -> list[str]:
         f"Processes: {a['nodes']} web node(s) of `{r['server']}`"
         + (" behind HAProxy (bench/haproxy.cfg)" if a["nodes"] > 1 else "")
         + f"; {a['celery_workers']} × `{r['worker']}`; "
-        + ("one `celery beat`" if a["sweeper"] == "beat" else
-           "instead of beat, `python -m bench.sweeper` (the sweep loop, no broker; an experiment)")
+        + ("one `celery beat`; `manage.py run_deadlines` (the deadline runner)"
+           if a["sweeper"] == "runner" else
+           "one `celery beat` and no deadline runner (a comparison: deadlines on the broker)")
         + "; PostgreSQL "
         f"(database `{a['database'].rsplit('/', 1)[1]}`); redis-server on port "
         f"{a['redis_port']} (no persistence)"
-        + ("; the channel layer is channels_redis's pub/sub one (bench/settings_pubsub.py, an "
-           "experiment; shipped: its core layer)" if a["layer"] == "pubsub" else "")
+        + "; the channel layer is channels_redis's "
+        + ("pub/sub one (as shipped)" if a["layer"] == "pubsub" else
+           "core one (bench/settings_core.py, a comparison; shipped: pub/sub)")
         + f". {r['tables']} tables of 2-4 seats "
         f"({a['live_share']:.0%} at live pace, think 1-3 s; the rest correspondence scaled down: "
         f"5 s block windows, 10 s decisions, think 1-8 s, away one decision in ten), a built-in "
@@ -81,7 +83,8 @@ def _table(r: dict) -> list[str]:
         ("stale_seq answers (another command first; retried)", _counts(r["conflicts"])),
         ("transport errors retried with the same Idempotency-Key", _counts(r["retried"])),
         ("sockets: streams / with a gap or duplicate",
-         f"{s['streams']:,} / {s['with_a_problem']} (missing {s.get('missing', 0)}, "
+         f"{s['streams']:,} / {s['with_a_problem']} (missing {s.get('missing', 0)}, of them "
+         f"not yet arrived at the check {s.get('missing_tail', 0)}, "
          f"duplicated {s.get('duplicated', 0)}, per-socket gaps {s.get('socket_gaps', 0)}, "
          f"per-socket duplicates {s.get('socket_dups', 0)})"),
         ("reconnects / resyncs sent / stall resyncs (observer)",

@@ -16,7 +16,7 @@ from bench.observer import Observer
 from bench.stack import Stack
 from bench.tables import CORRESPONDENCE, LIVE, Endpoints, Record, Table
 
-SETTLE_S = 15.0
+SETTLE_S = 45.0  # ends early once every socket is at its game's last seq
 VARIANTS_4 = ("standard", "pairs", "pairs_extreme")
 
 
@@ -87,8 +87,9 @@ def _finals() -> dict[int, tuple[int, str]]:
 
 
 async def _settle(record: Record, finals: dict[int, tuple[int, str]]) -> float:
-    """Celery is stopped: no seq moves any more. Give every open socket SETTLE_S seconds to
-    reach its game's last seq, then close them all; returns the seconds it took."""
+    """Celery and the runner are stopped: no seq moves any more. Give every open socket
+    SETTLE_S seconds to reach its game's last seq, then close them all; returns the seconds
+    it took."""
     started = time.monotonic()
     open_ = [s for s in record.streams if not s.closing]
     while time.monotonic() - started < SETTLE_S and any(
@@ -115,7 +116,7 @@ def run(running: Stack, args: argparse.Namespace) -> dict:
     with _runner() as loop:
         played = loop.run(_play(running, args, seated, layout, record))
         load_at_stop = env.load()
-        for worker in [*running.workers, running.beat]:
+        for worker in [*running.workers, running.beat, *filter(None, [running.runner])]:
             worker.stop()  # deadlines freeze: the games' last seqs stay put for the checks
         finals = _finals()
         played["settle_s"] = loop.run(_settle(record, finals))

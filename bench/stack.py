@@ -1,7 +1,8 @@
 """The processes of `make bench-load` on loopback, each of which a fault may kill and restart:
 a Redis of the benchmark's own, web nodes (docker-compose.yml's uvicorn command, one process
-group per node), Celery workers (compose's worker command), one Celery beat and, with two
-nodes, HAProxy in front (bench/haproxy.cfg).
+group per node), Celery workers (compose's worker command), one Celery beat, the deadline
+runner (compose's `manage.py run_deadlines`) and, with two nodes, HAProxy in front
+(bench/haproxy.cfg).
 
 Nothing here touches the shared Redis on 6379 or a database not named sejmi_bl*.
 """
@@ -23,15 +24,15 @@ from bench import env
 
 LOGS = Path("/tmp")
 HAPROXY_CFG = env.ROOT / "bench" / "haproxy.cfg"
-LAYERS = {"core": "sejmi.settings", "pubsub": "bench.settings_pubsub"}
-SETTINGS = LAYERS["core"]  # the settings module of every process started here
+LAYERS = {"pubsub": "sejmi.settings", "core": "bench.settings_core"}
+SETTINGS = LAYERS["pubsub"]  # the settings module of every process started here
 
 
 def _start(argv: list[str], log: Path, **extra: str) -> subprocess.Popen:
     return env.start(argv, log, DJANGO_SETTINGS_MODULE=SETTINGS, **extra)
 
 
-def use(database_url: str, redis_port: int, layer: str = "core") -> None:
+def use(database_url: str, redis_port: int, layer: str = "pubsub") -> None:
     """Point bench.env (service_env, the CPU readings) at this run's database and Redis, and
     the processes at the settings of the channel layer to use."""
     global SETTINGS
@@ -191,9 +192,9 @@ class Celery:
             env.stop(self.proc)
 
 
-def sweeper() -> Celery:
-    """bench/sweeper.py in place of beat: deadlines swept from PostgreSQL, without the broker."""
-    return Celery("sweeper", [sys.executable, "-m", "bench.sweeper"])
+def deadline_runner() -> Celery:
+    """docker-compose's `deadlines` service: `manage.py run_deadlines`, PostgreSQL only."""
+    return Celery("deadlines", [sys.executable, "manage.py", "run_deadlines"])
 
 
 def beat() -> Celery:
@@ -208,6 +209,7 @@ class Stack:
     nodes: list[WebNode]
     workers: list[Celery]
     beat: Celery
+    runner: Celery | None = None  # manage.py run_deadlines (None: beat alone, a comparison)
     balancer: str | None = None  # HAProxy's base URL with two nodes
     started_workers: int = 0
 
@@ -231,6 +233,7 @@ class Stack:
         groups = {
             "web": [n.proc.pid for n in self.nodes if n.proc],
             "celery": [w.proc.pid for w in [*self.workers, self.beat] if w.proc],
+            "deadlines": [self.runner.proc.pid] if self.runner and self.runner.proc else [],
         }
         out = {k: sum(env._group_cpu_s(p) for p in pids) for k, pids in groups.items()}
         return {**out, "postgres": env._postgres_cpu_s(), "client": time.process_time()}
@@ -249,12 +252,13 @@ def _haproxy(port: int, nodes: list[WebNode]) -> subprocess.Popen:
 
 @contextmanager
 def running(*, redis_port: int, nodes: int, web_workers: int, celery_workers: int,
-            concurrency: int, sweep: str = "beat"):  # fmt: skip
+            concurrency: int, sweep: str = "runner"):  # fmt: skip
     """Start everything (a fresh database first), yield the Stack, stop everything after.
-    sweep: "beat" as shipped, or "process" (bench/sweeper.py instead of beat)."""
+    sweep: "runner" as shipped (beat and `manage.py run_deadlines`), or "beat" (beat alone:
+    deadlines then depend on the broker, as before run_deadlines; a comparison)."""
     stack = Stack(Redis(redis_port), [WebNode(chr(ord("a") + i), web_workers)
-                                      for i in range(nodes)], [],
-                  beat() if sweep == "beat" else sweeper())  # fmt: skip
+                                      for i in range(nodes)], [], beat(),
+                  deadline_runner() if sweep == "runner" else None)  # fmt: skip
     with ExitStack() as cleanup:
         stack.redis.start()
         cleanup.callback(stack.redis.stop)
@@ -266,6 +270,9 @@ def running(*, redis_port: int, nodes: int, web_workers: int, celery_workers: in
         stack.workers = [stack.new_worker(concurrency) for _ in range(celery_workers)]
         cleanup.callback(stack.beat.stop)
         stack.beat.start()
+        if stack.runner:
+            cleanup.callback(stack.runner.stop)
+            stack.runner.start()
         if nodes > 1:
             port = env.free_port()
             lb = _haproxy(port, stack.nodes)

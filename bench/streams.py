@@ -85,6 +85,13 @@ class Stream:
                 self.view = json.loads(frame)["view"]
         self.changed.set()
 
+    def answered(self, view: dict) -> None:
+        """The view a command's answer brought. At the seq the socket shows it is the newer
+        one for this player (R19: a sealed pass moves no seq, and his socket's new view, with
+        `legal: []`, may still be on its way): decide on it, not on the socket's older one."""
+        if self.player and view["seq"] == self.view_seq:
+            self.view = view
+
     async def resync(self) -> bool:
         """Ask the open socket for everything after the last event received (the observer's
         stall remedy, as a user reloading the page). False when no socket is open."""
@@ -161,6 +168,10 @@ class Stream:
             return {"never_connected": 1}
         got = set(self.received)
         expected = range(self.first + 1, final + 1)
-        return {"missing": sum(s not in got for s in expected),
+        missing = sum(s not in got for s in expected)
+        # Missing after the last seq received: still on their way when the run checked (a
+        # socket behind), as opposed to holes the socket went past (lost).
+        tail = max(0, final - max([self.first, *got]))
+        return {"missing": missing, "missing_tail": tail,
                 "duplicated": len(self.received) - len(got),
                 "socket_gaps": self.socket_gaps, "socket_dups": self.socket_dups}  # fmt: skip

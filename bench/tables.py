@@ -154,19 +154,26 @@ class Table:
 
     async def _finish(self, game: int, streams: list[Stream], readers: list) -> None:
         """An ended game: wait (10 s at most) for every socket to reach its last seq, then close
-        them; the run's checks read the streams afterwards. A game the stop cut short keeps its
-        sockets open until the run has let everything settle."""
+        them; the run's checks read the streams afterwards. A game the stop cut short, or one
+        with a socket still behind after those 10 s (deliveries take longer on a loaded
+        machine: closing it would count a late event as a lost one), keeps its sockets open
+        until the run has let everything settle."""
         final = max(s.view_seq for s in streams)
         if not any(s.view and s.view["status"] == "ended" for s in streams):
             self.record.games[game]["readers"] = readers
             return
+        # By events, not views: a socket reconnected after the end gets the final view first,
+        # then the answer to its resync with the events it lacks.
         give_up = time.monotonic() + 10
-        while any(s.view_seq < final for s in streams) and time.monotonic() < give_up:
+        while any(s.last < final for s in streams) and time.monotonic() < give_up:
             await asyncio.sleep(0.2)
+        self.record.games[game]["ended"] = True
+        if any(s.last < final for s in streams):
+            self.record.games[game]["readers"] = readers
+            return
         for s in streams:
             await s.close()
         await asyncio.wait_for(asyncio.gather(*readers), timeout=10)
-        self.record.games[game]["ended"] = True
 
     def _ended(self, stream: Stream) -> bool:
         return stream.view is not None and stream.view["status"] == "ended"
@@ -218,6 +225,7 @@ class Table:
                 return
             if answer.status_code == 200:
                 seq = answer.json()["seq"]
+                stream.answered(answer.json()["view"])
                 self._done(stream, sent, ms, seq)
                 await stream.newer(seq - 1, timeout=30)  # decide on what the socket shows
                 return

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 from urllib.parse import unquote
 
 from asgiref.sync import iscoroutinefunction
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404, JsonResponse
 from django.utils.decorators import sync_and_async_middleware
+from psycopg_pool import PoolTimeout, TooManyRequests
 from rest_framework import exceptions as drf
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_handler
@@ -99,5 +101,27 @@ def not_found_view(request, exception=None):
     return error_response(Code.NOT_FOUND, "no such resource")
 
 
+RETRY_AFTER_S = 1  # a busy answer's Retry-After: the pool frees a connection within ms
+
+
 def server_error_view(request):
+    """Django's handler500, called while the exception is being handled. A request that found
+    every pooled PostgreSQL connection taken past the pool's timeout, or too many requests
+    already waiting (settings: SEJMI_DB_POOL_*), is not a failure but overload: 503
+    `unavailable` with Retry-After, early, instead of a 500."""
+    if _pool_exhausted(sys.exc_info()[1]):
+        busy = error_response(Code.UNAVAILABLE, "the service is busy; retry shortly")
+        busy["Retry-After"] = str(RETRY_AFTER_S)
+        return busy
     return error_response(Code.INTERNAL, "the server failed; it has been logged")
+
+
+def _pool_exhausted(exc: BaseException | None) -> bool:
+    """psycopg_pool's PoolTimeout or TooManyRequests, however Django wrapped it."""
+    for _ in range(8):  # a short chain; never loop on a cycle
+        if exc is None:
+            return False
+        if isinstance(exc, PoolTimeout | TooManyRequests):
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False

@@ -10,9 +10,9 @@ to what is done once it has passed.
   runs; the tasks below are for the games nobody touches.
 - Acting: `advance(game_id, seq)` is idempotent: it acts only if the game still stands at `seq`
   and the deadline has passed, so a duplicate or late delivery changes nothing, and an early one
-  only asks to come back when due. `sweep()` advances every overdue game: celery beat runs it
-  (deadlines beyond the broker's visibility timeout rely on it), and `make run` runs it in a
-  thread (`start_runner`) instead of Celery.
+  only asks to come back when due. `sweep()` advances every overdue game: `run` loops it every
+  0.2 s, in `manage.py run_deadlines` (production: deadlines on PostgreSQL alone, whatever the
+  broker does) and in a thread of `make run` (`start_runner`); celery beat also sends it.
 
 Why the service calls come in as `Actions`: committing a command projects it (games.projections
 asks `due`) and schedules its deadline (games.services calls `schedule`), so this module sits
@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -210,19 +209,26 @@ def sweep(*, actions: Actions, limit: int = 200) -> int:
     return sum(advance(game_id, seq, actions=actions) == ACTED for game_id, seq in overdue)
 
 
+def run(*, actions: Actions, interval: float = 0.2, stop: threading.Event | None = None) -> None:
+    """Sweep until `stop` is set: every game whose deadline has passed, again at once while
+    some acted (bots answer each other at once), then wait `interval`. PostgreSQL is all it
+    needs. Several may run at once (`manage.py run_deadlines` on several hosts): `advance`
+    acts under the game's row lock and only at the seq it read, so a deadline is applied once
+    and the others see MOVED_ON."""
+    stop = stop or threading.Event()
+    while not stop.is_set():
+        try:
+            close_old_connections()
+            while sweep(actions=actions) and not stop.is_set():
+                pass
+        except Exception:
+            log.exception("deadline sweep failed")
+        stop.wait(interval)
+
+
 def start_runner(*, actions: Actions, interval: float = 0.2) -> threading.Thread:
-    """The embedded deadline runner of `make run`: sweeps in a daemon thread."""
-
-    def loop() -> None:
-        while True:
-            try:
-                close_old_connections()
-                while sweep(actions=actions):  # bots answer each other at once
-                    pass
-            except Exception:
-                log.exception("deadline sweep failed")
-            time.sleep(interval)
-
-    thread = threading.Thread(target=loop, name="sejmi-deadlines", daemon=True)
+    """The embedded deadline runner of `make run`: `run` in a daemon thread."""
+    thread = threading.Thread(target=run, kwargs={"actions": actions, "interval": interval},
+                              name="sejmi-deadlines", daemon=True)  # fmt: skip
     thread.start()
     return thread

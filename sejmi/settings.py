@@ -4,7 +4,13 @@ DATABASE_URL  any dj-database-url URL; default: SQLite file db.sqlite3 in the re
               In production the service's own role: it may read and append game events only.
 MIGRATE_DATABASE_URL  the tables' owner, the database alias "owner", used by `manage.py migrate
               --database owner` and `manage.py grant_service_role`; default: DATABASE_URL.
-REDIS_URL     optional; when set, the channel layer and the Celery broker use it.
+REDIS_URL     optional; when set, the channel layer (Redis pub/sub) and the Celery broker use it.
+CHANNEL_PREFIX  the pub/sub channels' prefix (they are global to a Redis server, whatever the DB
+              number); default derived from the database's name, so test runs never cross-talk.
+NUM_PROXIES   the number of proxies in front (1 behind docker-compose's HAProxy), so throttles
+              see the client's address (X-Forwarded-For); default 0: REMOTE_ADDR, header ignored.
+SEJMI_DB_POOL_MAX / _TIMEOUT / _MAX_WAITING  the PostgreSQL pool per process: size, wait (s)
+              before 503 `unavailable`, how many requests may wait at once.
 CACHE_URL     optional; a Redis for the cache every web worker shares (websocket tickets).
 EMAIL_HOST, EMAIL_PORT, ...  notification mail over SMTP; the console backend when unset.
 SEJMI_BASE_URL  the site's address, for the links in mails.
@@ -104,10 +110,15 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql"):
     # Under ASGI every sync request runs in a new thread: persistent per-thread connections
     # pile up until PostgreSQL refuses more (seen in bench-service). Pool per process instead.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+    # A request that finds the pool exhausted waits at most SEJMI_DB_POOL_TIMEOUT seconds, and
+    # at most SEJMI_DB_POOL_MAX_WAITING requests wait at once (the rest are refused at once):
+    # either way the answer is 503 `unavailable` with Retry-After (games.api_errors), not a
+    # 500 after a long wait. A busy service says so early; the client retries.
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 2,
         "max_size": int(os.environ.get("SEJMI_DB_POOL_MAX", "8")),
-        "timeout": 10,
+        "timeout": float(os.environ.get("SEJMI_DB_POOL_TIMEOUT", "2")),
+        "max_waiting": int(os.environ.get("SEJMI_DB_POOL_MAX_WAITING", "64")),
     }
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # `make run`: the web threads and the deadline runner write concurrently; wait, don't fail.
@@ -146,6 +157,11 @@ REST_FRAMEWORK = {
         "rest_framework.throttling.UserRateThrottle",
         "rest_framework.throttling.ScopedRateThrottle",
     ],
+    # Behind a load balancer (docker-compose's HAProxy) every request comes from the balancer's
+    # address: with NUM_PROXIES=1 the throttles take the client's from X-Forwarded-For, as the
+    # one proxy in front appended it. 0 (the default): REMOTE_ADDR, the header ignored (DRF's
+    # own default, None, would trust the whole header: a client could throttle itself as anyone).
+    "NUM_PROXIES": int(os.environ.get("NUM_PROXIES") or 0),
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("SEJMI_THROTTLE_ANON", "600/min"),
         "user": os.environ.get("SEJMI_THROTTLE_USER", "6000/min"),
@@ -188,13 +204,29 @@ if CACHE_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
                           "LOCATION": CACHE_URL}}  # fmt: skip
 
+
+def _channel_prefix() -> str:
+    """Redis pub/sub channels are global to a Redis server, whatever its DB number: two
+    deployments or test runs on one Redis would hear each other's games. CHANNEL_PREFIX, or one
+    derived from the database's name (each test run and browser server has its own)."""
+    if os.environ.get("CHANNEL_PREFIX"):
+        return os.environ["CHANNEL_PREFIX"]
+    return f"sejmi.{Path(str(DATABASES['default'].get('NAME') or 'default')).name}."
+
+
+CHANNEL_PREFIX = _channel_prefix()
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            # A group message past a channel's capacity is dropped silently: sockets heal gaps
-            # by seq (games.consumers), and the capacity is sized for bursts of a busy game.
-            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1000, "expiry": 60},
+            # Pub/sub, not channels_redis.core: a group here is one subscription per process,
+            # which redis-py subscribes again when it reconnects, so membership survives a Redis
+            # restart and never expires (core keeps it in Redis keys, lost in a restart and gone
+            # after `group_expiry`, a day: a correspondence socket would fall silent). Delivery
+            # is at most once: a message published while a process is disconnected is lost, and
+            # each socket's queue is in its process's memory (no capacity, nothing dropped for
+            # a slow socket). Sockets heal gaps by seq (games.consumers, README "Live stream").
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": CHANNEL_PREFIX},
         },
     }
     CELERY_BROKER_URL = REDIS_URL
@@ -208,6 +240,14 @@ CELERY_DEADLINES = bool(REDIS_URL) and not SEJMI_INPROCESS_RUNNER
 CELERY_TASK_SERIALIZER = CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_IGNORE_RESULT = True
+# Reconnect to the broker for ever, at startup too, and give up a task whose broker connection
+# was lost (acks_late: it is redelivered; `advance` is idempotent). Redis PINGed every 10 s
+# so a dead connection is noticed. Deadlines do not depend on this: `manage.py run_deadlines`
+# sweeps from PostgreSQL alone (README, "Running in production").
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+CELERY_BROKER_TRANSPORT_OPTIONS = {"health_check_interval": 10, "socket_keepalive": True}
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep", "schedule": 5.0},
     # Notifications (games.notifications.runner): the sweeper behind each fast path, and the

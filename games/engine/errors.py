@@ -46,6 +46,7 @@ class Code(StrEnum):
     IDEMPOTENCY_MISMATCH = "idempotency_mismatch", 422
     THROTTLED = "throttled", 429
     INTERNAL = "internal", 500  # the server failed; never for bad input
+    UNAVAILABLE = "unavailable", 503  # too busy now (no database connection free): retry later
 
 
 class IllegalCommand(ValueError):

@@ -2,11 +2,11 @@
 
 A fresh PostgreSQL database (`<DATABASE_URL's name>_browser_<pid>`), `manage.py migrate` into it,
 and uvicorn serving sejmi.asgi on a free port, with bots and deadlines swept in-process
-(SEJMI_INPROCESS_RUNNER=1, no Celery) and rigged games allowed. The channel layer uses its own
-Redis database (SEJMI_BROWSER_REDIS_DB, default 7): group names are `game_<id>`, so a second
-service on the same Redis database would hear this one's games. That database is not flushed:
-it may be the one the rest of the run uses, and groups left by a killed run name sockets that
-are gone (their messages expire unread).
+(SEJMI_INPROCESS_RUNNER=1, no Celery) and rigged games allowed. The channel layer is Redis
+pub/sub, whose channels are global to the server whatever the DB number: group names are
+`game_<id>`, so the service gets a CHANNEL_PREFIX of its own (`sejmi.<its database>.`) and
+never hears another service's games. Its Redis database (SEJMI_BROWSER_REDIS_DB, default 7)
+holds only what else uses REDIS_URL (nothing with the in-process runner); it is not flushed.
 """
 
 from __future__ import annotations
@@ -97,7 +97,7 @@ class LiveService:
         with psycopg.connect(admin, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
             conn.execute(f'CREATE DATABASE "{name}"')
-        env = _service_env(db_url)
+        env = _service_env(db_url, channel_prefix=f"sejmi.{name}.")
         migrate = subprocess.run(
             [str(PYTHON), "manage.py", "migrate", "-v", "0"],
             cwd=ROOT,
@@ -156,12 +156,13 @@ class LiveService:
         _drop(self.admin_url, self.database)
 
 
-def _service_env(db_url: str) -> dict[str, str]:
+def _service_env(db_url: str, channel_prefix: str) -> dict[str, str]:
     env = dict(os.environ)
     env.update(
         DJANGO_SETTINGS_MODULE="tests.browser.server_settings",
         DATABASE_URL=db_url,
         REDIS_URL=redis_url(),
+        CHANNEL_PREFIX=channel_prefix,  # its own, whatever the environment says
         SEJMI_ALLOW_RIGGED="1",
         SEJMI_INPROCESS_RUNNER="1",
         DEBUG="0",

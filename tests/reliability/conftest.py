@@ -115,8 +115,11 @@ def uvicorn_server(django_db_setup, django_db_blocker, tmp_path_factory) -> Iter
             "--port", str(port), "--workers", "2", "--no-access-log"]  # fmt: skip
     with django_db_blocker.unblock():
         url = _database_url()
+    # CHANNEL_PREFIX: this process's (derived from the configured database name, not the test
+    # one), so the server's sockets hear what this process commits and broadcasts.
     server = start(argv, log, DATABASE_URL=url, REDIS_URL=settings.REDIS_URL or "",
-                   SEJMI_ALLOW_RIGGED="1", LOG_LEVEL="ERROR")  # fmt: skip
+                   CHANNEL_PREFIX=settings.CHANNEL_PREFIX, SEJMI_ALLOW_RIGGED="1",
+                   LOG_LEVEL="ERROR")  # fmt: skip
     base = f"http://127.0.0.1:{port}"
     try:
         wait_http(base, server, timeout=60, tail=lambda: log.read_text()[-2000:])

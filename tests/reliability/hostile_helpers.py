@@ -117,8 +117,12 @@ def live_server(log: Path) -> Iterator[str]:
     """uvicorn serving sejmi.asgi on a free port, on the test database and REDIS_URL; yields
     its ws:// base. Stopped (its process group) at the end."""
     port = _free_port()
+    from django.conf import settings
+
+    # CHANNEL_PREFIX: this process's, so the server's sockets hear what the tests broadcast.
     env = dict(os.environ, DATABASE_URL=_database_url(), DEBUG="0", SEJMI_INPROCESS_RUNNER="0",
-               ALLOWED_HOSTS="127.0.0.1,localhost", PYTHONPATH=str(ROOT))  # fmt: skip
+               ALLOWED_HOSTS="127.0.0.1,localhost", PYTHONPATH=str(ROOT),
+               CHANNEL_PREFIX=settings.CHANNEL_PREFIX)  # fmt: skip
     argv = [sys.executable, "-m", "uvicorn", "sejmi.asgi:application", "--host", "127.0.0.1",
             "--port", str(port), "--ws-per-message-deflate", "false"]  # fmt: skip
     with open(log, "wb") as out:

@@ -18,6 +18,8 @@ from email.message import EmailMessage
 from pathlib import Path
 from urllib.parse import urlparse
 
+from django.conf import settings
+
 ROOT = Path(__file__).resolve().parents[2]
 CELERY = ROOT / ".venv" / "bin" / "celery"
 QUEUE = f"notify-tests-{os.getpid()}"
@@ -54,7 +56,10 @@ class Worker:
         url = urlparse(os.environ["DATABASE_URL"])._replace(path=f"/{database}").geturl()
         env = {**os.environ, "DATABASE_URL": url, "EMAIL_HOST": "127.0.0.1",
                "EMAIL_PORT": str(smtp_port), "SEJMI_NOTIFY_QUEUE": QUEUE,
-               "SEJMI_BASE_URL": "http://testserver", "SEJMI_DB_POOL_MAX": "2"}  # fmt: skip
+               "SEJMI_BASE_URL": "http://testserver", "SEJMI_DB_POOL_MAX": "2",
+               # the test process's channels (its prefix comes from the configured database
+               # name, not the test database's): /ws/me/ sockets hear the worker's pushes
+               "CHANNEL_PREFIX": settings.CHANNEL_PREFIX}  # fmt: skip
         env.pop("SEJMI_INPROCESS_RUNNER", None)
         self.log = log
         self.name = f"notify-{os.getpid()}@localhost"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -142,9 +143,45 @@ def broadcasts_lost(settings):
         settings.CHANNEL_LAYERS = layers
 
 
-def test_the_live_stream_runs_on_channels_redis(settings):
-    assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "channels_redis.core.RedisChannelLayer"
-    assert type(get_channel_layer()).__module__ == "channels_redis.core"
+def test_the_live_stream_runs_on_channels_redis_pubsub_with_this_runs_own_prefix(settings):
+    """Pub/sub channels are global to the Redis server (DB numbers do not separate them): the
+    prefix comes from CHANNEL_PREFIX or the database's name, so runs never hear each other."""
+    layer = settings.CHANNEL_LAYERS["default"]
+    assert layer["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    assert type(get_channel_layer()).__module__ == "channels_redis.pubsub"
+    name = connections["default"].settings_dict["NAME"]  # test_<the configured name>
+    prefix = layer["CONFIG"]["prefix"]
+    assert prefix == settings.CHANNEL_PREFIX
+    if not os.environ.get("CHANNEL_PREFIX"):
+        assert prefix.startswith("sejmi.") and name.endswith(prefix[len("sejmi."):-1])
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_socket_still_hears_its_game_after_redis_lost_every_key(table, sockets):
+    """A Redis restart without persistence loses every key; channels_redis's core layer kept
+    group membership in keys (and let it expire after a day): the socket fell silent for good.
+    Membership now lives in each process's subscriptions, which no key loss touches."""
+    sock, first = await sockets(table.gid, table.tokens[0])
+    await sync_to_async(_lose_every_key_of_the_layer)()
+    await command(table, 0, PLAY)
+    events, view = await change(sock)
+    assert seqs(events) == list(range(first["seq"] + 1, view["seq"] + 1))
+
+
+def _lose_every_key_of_the_layer() -> None:
+    """What a Redis restart leaves of the channel layer: nothing (its keys, in this run's Redis
+    database; core's are `asgi:*`, the Celery broker's are left alone)."""
+    import redis
+    from django.conf import settings
+
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    try:
+        for prefix in ("asgi", settings.CHANNEL_PREFIX):
+            for key in client.scan_iter(match=f"{prefix}*"):
+                client.delete(key)
+    finally:
+        client.close()
 
 
 # Connecting

@@ -1,0 +1,31 @@
+"""`manage.py run_deadlines`: the deadline runner of production. Sweeps overdue deadlines and
+bot moves every 0.2 s (games.deadlines.run) from PostgreSQL alone, so a deadline holds whatever
+Celery's broker does (a Redis restart once left the worker consuming nothing: deadlines up to
+95 s late, docs/RELIABILITY.md). Celery stays: its ETA task is the fast path, beat a second
+sweeper. Several runners may run at once (one per host, say): a deadline is applied once."""
+
+import signal
+import threading
+
+from django.conf import settings
+from django.core.management.base import BaseCommand
+
+from games import deadlines, tasks
+
+
+class Command(BaseCommand):
+    help = "Apply overdue deadlines (R21) and bot moves, sweeping PostgreSQL every --interval s."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--interval", type=float, default=0.2, help="seconds between sweeps")
+
+    def handle(self, *args, **opts):
+        # This process sweeps again within --interval: what it commits needs no Celery task,
+        # and sending one would make it wait on the broker it exists to do without.
+        settings.CELERY_DEADLINES = False
+        stop = threading.Event()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(signum, lambda *_: stop.set())
+        self.stdout.write(f"run_deadlines: sweeping every {opts['interval']} s", ending="\n")
+        self.stdout.flush()
+        deadlines.run(actions=tasks.ACTIONS, interval=opts["interval"], stop=stop)

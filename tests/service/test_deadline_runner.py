@@ -1,0 +1,90 @@
+"""`manage.py run_deadlines` (issue 9, bench-faults: after a Redis restart the Celery worker
+consumed nothing and deadlines were up to 95 s late): deadlines held from PostgreSQL alone.
+
+Two runner processes at once, their Redis a port nobody listens on (no broker, no channel
+layer), nothing sent to Celery by this process: a block window still times out, once (R21), and
+a bots-only game still plays on."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from django.conf import settings as django_settings
+
+from tests.service.test_deadlines import (
+    NO_GREEN,
+    _test_database_url,
+    events,
+    send,
+    start_game,
+    wait_for,
+    wait_until_past,
+)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+DEAD_REDIS = "redis://127.0.0.1:9/0"  # the discard port: nothing answers there
+
+
+@pytest.fixture
+def rigged(settings):
+    settings.SEJMI_ALLOW_RIGGED = True
+    settings.CELERY_DEADLINES = False  # only the runners act on deadlines here
+
+
+@pytest.fixture
+def runners(tmp_path):
+    """Two `manage.py run_deadlines` processes on the test database, with no reachable Redis."""
+    env = {**os.environ, "DATABASE_URL": _test_database_url(), "REDIS_URL": DEAD_REDIS,
+           "SEJMI_INPROCESS_RUNNER": "0", "PYTHONUNBUFFERED": "1"}  # fmt: skip
+    logs = [tmp_path / f"runner{i}.log" for i in range(2)]
+    procs = []
+    for log in logs:
+        with log.open("w") as out:
+            procs.append(subprocess.Popen(
+                [sys.executable, "manage.py", "run_deadlines"], cwd=django_settings.BASE_DIR,
+                env=env, stdout=out, stderr=subprocess.STDOUT))  # fmt: skip
+    try:
+        for log in logs:
+            wait_for(lambda log=log: "sweeping every" in log.read_text(), "a runner to start", 30)
+        yield logs
+    finally:
+        for proc in procs:
+            proc.send_signal(signal.SIGTERM)
+        for proc in procs:
+            assert proc.wait(timeout=10) == 0, "run_deadlines stops cleanly on SIGTERM"
+    for log in logs:  # (each broadcast fails, logged: no Redis; the events are committed)
+        assert "deadline sweep failed" not in log.read_text(), log.read_text()
+
+
+def test_two_runners_without_redis_time_a_block_window_out_once(rigged, make_player, runners):
+    alice, bob = make_player("alice"), make_player("bob")
+    gid = start_game(alice, [bob], seats=2, options={"block_window_s": 1},
+                     rig={"first": 0, "hands": [["C25", "C29", "C30"], NO_GREEN[:3]]})  # fmt: skip
+    played = send(alice, gid, type="play", card="C25", effect=0, scope="one", target=1)
+    wait_until_past(played["deadline"])
+    started = time.monotonic()
+    log = wait_for(lambda: [e for e in events(alice, gid) if e["type"] == "timed_out"] or None,
+                   "a runner to apply the timeout", 10)  # fmt: skip
+    assert time.monotonic() - started < 2, "a runner sweeps every 0.2 s"
+    assert len(log) == 1 and log[0]["data"] == {"phase": "block", "seats": [1]}  # R21, once
+    time.sleep(0.5)  # the other runner came by too, and did nothing
+    assert [e["type"] for e in events(alice, gid)].count("timed_out") == 1
+
+
+def test_the_runners_move_the_bots_without_a_worker(make_player, runners):
+    host = make_player("host")
+    created = host.post("/api/games/", {"seats": 3, "options": {"bots": [0, 1, 2]}},
+                        format="json")  # fmt: skip
+    gid = created.json()["id"]
+    final = wait_for(lambda: (v := host.get(f"/api/games/{gid}/").json())["status"] == "ended"
+                     and v, "the bots to finish their game", 60)  # fmt: skip
+    log = events(host, gid)
+    assert [e["seq"] for e in log] == list(range(1, final["seq"] + 1))
+    audit = host.get(f"/api/games/{gid}/audit/").json()
+    assert audit["chain_ok"] and audit["replay_ok"]
