@@ -3,7 +3,7 @@ replays/urls.py)."""
 
 from django.urls import path
 
-from games import apis
+from games import apis, rating_apis
 
 urlpatterns = [
     path("auth/register/", apis.RegisterApi.as_view(), name="register"),
@@ -14,4 +14,6 @@ urlpatterns = [
     path("games/<int:game_id>/join/", apis.JoinApi.as_view(), name="join"),
     path("games/<int:game_id>/commands/", apis.CommandsApi.as_view(), name="commands"),
     path("games/<int:game_id>/events/", apis.EventsApi.as_view(), name="events"),
+    path("players/<str:username>/", rating_apis.PlayerApi.as_view(), name="player"),
+    path("leaderboard/", rating_apis.LeaderboardApi.as_view(), name="leaderboard"),
 ]
