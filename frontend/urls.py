@@ -3,7 +3,7 @@ replay viewer are ES modules that speak only the public API."""
 
 from django.urls import path
 
-from frontend import pages, table_pages
+from frontend import pages, rating_pages, table_pages
 
 urlpatterns = [
     path("", pages.lobby, name="lobby"),
@@ -13,4 +13,6 @@ urlpatterns = [
     path("me/", pages.my_games, name="my-games"),
     path("games/<int:game_id>/", table_pages.table, name="table"),
     path("games/<int:game_id>/replay/", table_pages.replay, name="replay-page"),
+    path("players/<str:username>/", rating_pages.player, name="player-page"),
+    path("leaderboard/", rating_pages.leaderboard, name="leaderboard-page"),
 ]
