@@ -40,11 +40,13 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
     context = {
         "profile": profile,
         "variants": [(VARIANT_NAMES[v], stats) for v, stats in profile["by_variant"].items()],
-        "recent": [(game, game.seat_of(profile["username"]), game.id in rated)
-                   for game in recent],  # fmt: skip
+        "recent": [
+            (game, game.seat_of(profile["username"]), game.id in rated) for game in recent
+        ],  # fmt: skip
         "history": profile["history"],  # for the chart (json_script)
-        "history_rows": [{**point, "at": parse_datetime(point["at"])}
-                         for point in reversed(profile["history"])],  # fmt: skip
+        "history_rows": [
+            {**point, "at": parse_datetime(point["at"])} for point in reversed(profile["history"])
+        ],  # fmt: skip
     }
     return render(request, "frontend/player.html", context)
 
