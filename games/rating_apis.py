@@ -24,7 +24,7 @@ VariantStats = inline_serializer("PlayerVariant", {
     "wins": serializers.IntegerField(),
 })  # fmt: skip
 
-Profile = inline_serializer("Player", {
+Profile = inline_serializer("PlayerProfile", {
     "username": serializers.CharField(),
     "rating": _rating("Rating"),
     "games": serializers.IntegerField(),

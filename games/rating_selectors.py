@@ -23,7 +23,11 @@ def player_profile(username: str) -> dict[str, Any]:
     """API.md's player: the overall rating, games and wins, the same per variant, and the
     overall rating after each rated game, oldest first. A player with no rated game has the
     initial rating. ApiError(not_found) for an unknown username."""
-    user = get_user_model().objects.filter(username=username).first()
+    users = get_user_model()
+    storable = (
+        "\x00" not in username and len(username) <= users._meta.get_field("username").max_length
+    )
+    user = users.objects.filter(username=username).first() if storable else None
     if user is None:
         raise not_found("player")
     rows = {r.scope: r for r in PlayerRating.objects.filter(user=user)}

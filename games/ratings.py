@@ -34,6 +34,7 @@ from games.models import Game, GameEvent, GameProjection, PlayerRating, RatedGam
 MODEL = PlackettLuce()  # mu 25, sigma 25/3, ordinal = mu - 3 sigma: a newcomer's ordinal is 0
 ALL = "all"  # the scope of the overall rating; the others are named by their variant
 LOCK_KEY = 0x5E7A7E  # pg_advisory_xact_lock key: one rating writer at a time
+UNRATED_ENDINGS = {"abandoned"}  # a game nobody played to its end says nothing of skill
 STILL_IN = 10**9  # a player never eliminated went out "after" every elimination turn
 
 
@@ -119,8 +120,8 @@ RELEVANT = (ev.GAME_CREATED, ev.SEAT_TAKEN, ev.TURN_STARTED, ev.PLAYER_ELIMINATE
 
 def _facts(rows: list[tuple[str, dict, datetime]]) -> tuple[dict[int, int], datetime] | None:
     """(the turn each eliminated seat went out in, the game_ended's `at`), or None for a rigged
-    game or one with a bot seat. A seat counts as the bot's only if the bot took it when
-    seated: a human replaced by the bot later still lost as himself."""
+    game, one with a bot seat or an abandoned one. A seat counts as the bot's only if the bot
+    took it when seated: a human the bot replaced later is still rated as himself."""
     out_turn: dict[int, int] = {}
     turn, ended_at = 0, None
     for type_, data, at in rows:
@@ -133,6 +134,8 @@ def _facts(rows: list[tuple[str, dict, datetime]]) -> tuple[dict[int, int], date
         elif type_ == ev.PLAYER_ELIMINATED:
             out_turn[data["seat"]] = turn
         elif type_ == ev.GAME_ENDED:
+            if data.get("reason") in UNRATED_ENDINGS:
+                return None
             ended_at = at
     return (out_turn, ended_at) if ended_at is not None else None
 

@@ -80,6 +80,7 @@ def test_a_player_without_rated_games_has_the_initial_rating_and_no_chart(db):
 def test_an_unknown_player_is_a_404_page(db):
     answer = Client().get("/players/nobody/")
     assert answer.status_code == 404 and "No such player" in answer.text
+    assert Client().get("/players/a%00b/").status_code == 404  # never a 500
 
 
 def test_the_leaderboard_lists_players_best_first_and_filters_by_variant(played):

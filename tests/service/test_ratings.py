@@ -170,6 +170,21 @@ def test_an_unknown_player_is_404_and_a_bad_variant_400(player):
     assert_error(APIClient().get("/api/players/nobody-here/"), 404, "not_found")
     assert_error(APIClient().get("/api/players/bot/"), 404, "not_found")
     assert_error(APIClient().get("/api/leaderboard/?variant=chess"), 400, "invalid")
+    assert_error(APIClient().get("/api/players/a%00b/"), 404, "not_found")  # no NUL in SQL
+    assert_error(APIClient().get(f"/api/players/{'x' * 5000}/"), 404, "not_found")
+
+
+@pytest.mark.django_db
+def test_the_schema_describes_the_player_and_the_leaderboard():
+    schema = APIClient().get("/api/schema/", {"format": "json"}).json()
+    player = schema["paths"]["/api/players/{username}/"]["get"]["responses"]
+    assert set(player) == {"200", "404"}
+    shape = schema["components"]["schemas"]["PlayerProfile"]["properties"]
+    assert set(shape) == {"username", "rating", "games", "wins", "by_variant", "history"}
+    board = schema["paths"]["/api/leaderboard/"]["get"]
+    assert set(board["responses"]) == {"200", "400"}
+    variant = next(p for p in board["parameters"] if p["name"] == "variant")
+    assert sorted(variant["schema"]["enum"]) == ["pairs", "pairs_extreme", "standard"]
 
 
 @pytest.mark.django_db
