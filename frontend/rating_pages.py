@@ -36,13 +36,12 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         return render(request, "frontend/player_missing.html", {"username": username},
                       status=404)  # fmt: skip
     rated = {point["game"] for point in profile["history"]}
-    recent = listings.finished_games(player=profile["username"])[:RECENT_GAMES]
+    name = profile["username"]  # the lobby's filter ignores case; usernames do not
+    recent = [g for g in listings.finished_games(player=name) if g.seat_of(name) is not None]
     context = {
         "profile": profile,
         "variants": [(VARIANT_NAMES[v], stats) for v, stats in profile["by_variant"].items()],
-        "recent": [
-            (game, game.seat_of(profile["username"]), game.id in rated) for game in recent
-        ],  # fmt: skip
+        "recent": [(game, game.seat_of(name), game.id in rated) for game in recent[:RECENT_GAMES]],
         "history": profile["history"],  # for the chart (json_script)
         "history_rows": [
             {**point, "at": parse_datetime(point["at"])} for point in reversed(profile["history"])
