@@ -8,6 +8,7 @@ from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
+from games.accounts import IMPORTER
 from games.engine.setup import BOT_NAME
 from games.engine.state import PAIRS, PAIRS_EXTREME, STANDARD
 
@@ -39,6 +40,8 @@ class SignupForm(UserCreationForm):
             raise forms.ValidationError(
                 _("That name is reserved for the built-in bot."), code="reserved"
             )
+        if username and username.lower() == IMPORTER:  # owns imported games (not rated here)
+            raise forms.ValidationError(_("That name is reserved."), code="reserved")
         return username
 
 

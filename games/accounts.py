@@ -12,11 +12,15 @@ from games.engine.errors import Code
 from games.engine.setup import BOT_NAME
 from games.errors import ApiError
 
+IMPORTER = "importer"  # owns imported games (replays.exports); their players are not rated here
+
 
 def user_register(*, username: str, password: str) -> tuple[str, str]:
     """Create a user; returns (token, username). The bot's name is reserved."""
     if username.lower() == BOT_NAME:
         raise ApiError(Code.USERNAME_TAKEN, "that name is reserved for the built-in bot")
+    if username.lower() == IMPORTER:
+        raise ApiError(Code.USERNAME_TAKEN, "that name is reserved for imported games")
     users = get_user_model()
     try:
         validate_password(password, users(username=username))

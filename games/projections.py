@@ -1,7 +1,8 @@
 """Read models, updated in the same transaction as each append, and rebuildable from events.
 
 `project_batch` is the one function that turns a batch of events (one command's) into
-projection rows; the live path and `rebuild_projections` both call it, so they agree. Sealed
+projection rows; the live path and `rebuild_projections` both call it, so they agree (a
+rebuild rates games after rebuilding them all, in the order they ended: games.ratings). Sealed
 passes (games.sealing, R19) are not events and not projected: they stay in their own table
 through a rebuild; only the deadline is judged with them.
 """
@@ -14,7 +15,7 @@ from itertools import groupby
 from django.contrib.auth import get_user_model
 from django.db.models import F
 
-from games import deadlines, event_store, sealing
+from games import deadlines, event_store, ratings, sealing
 from games.codec import state_to_json
 from games.engine import Event, GameState, fold
 from games.engine import events as ev
@@ -28,11 +29,13 @@ NOT_A_NEW_DECISION = {ev.BLOCK_PASSED, *ev.AWAY_EVENTS}
 def project_batch(*, game_id: int, proj: GameProjection | None, before: GameState | None,
                   events: list[Event], after: GameState, head_seq: int, head_hash: str,
                   at: datetime, deadline_state: GameState | None = None,
-                  acted_at: datetime | None = None) -> GameProjection:  # fmt: skip
+                  acted_at: datetime | None = None,
+                  rate: bool = True) -> GameProjection:  # fmt: skip
     """Update every read model for one appended batch ending at `head_seq`. `after` is the
     public state; the deadline is judged on `deadline_state` when given: the public state
     with the open window's sealed passes (R19), so bots that passed are not awaited.
-    `acted_at`: when the batch's last human act was made, if not at `at` (a sealed pass)."""
+    `acted_at`: when the batch's last human act was made, if not at `at` (a sealed pass).
+    `rate`: rate a game that ends here (rebuild_all rates all afterwards, in end order)."""
     since, human_at, paused_at = (proj.decision_since, proj.human_acted_at, proj.paused_at) \
         if proj is not None else (None, None, None)  # fmt: skip
     if any(e.type not in NOT_A_NEW_DECISION for e in events):
@@ -57,6 +60,8 @@ def project_batch(*, game_id: int, proj: GameProjection | None, before: GameStat
         proj.save()
     _seats_and_stats(game_id, events, after)
     _snapshots(game_id, before, events, head_seq)
+    if rate and any(e.type == ev.GAME_ENDED for e in events):
+        ratings.game_ended(game_id)
     return proj
 
 
@@ -124,11 +129,12 @@ def rebuild_all() -> int:
     GameProjection.objects.all().delete()
     ids = list(Game.objects.order_by("pk").values_list("pk", flat=True))
     for game_id in ids:
-        rebuild_game(game_id)
+        rebuild_game(game_id, rate=False)
+    ratings.rebuild()  # in the order games ended, not by id
     return len(ids)
 
 
-def rebuild_game(game_id: int) -> GameProjection | None:
+def rebuild_game(game_id: int, *, rate: bool = True) -> GameProjection | None:
     """Build one game's read models from its events alone, batch by batch as the live path
     did (the events of one command share their `at`). The game's own rows are dropped
     first; its players' stats are added to, so use it on a game not counted yet (a fresh
@@ -143,7 +149,7 @@ def rebuild_game(game_id: int) -> GameProjection | None:
         after = fold(events, state)
         proj = project_batch(game_id=game_id, proj=proj, before=state, events=events,
                              after=after, head_seq=rows[-1].seq, head_hash=rows[-1].hash,
-                             at=at)  # fmt: skip
+                             at=at, rate=rate)  # fmt: skip
         state = after
     if proj is not None and state is not None:  # an open window's sealed passes (R19)
         refresh_deadline(proj, sealing.folded(state, sealing.load(game_id, proj.seq)))

@@ -3,7 +3,7 @@ replays/urls.py)."""
 
 from django.urls import path
 
-from games import apis, chat_apis, order_apis
+from games import apis, chat_apis, order_apis, rating_apis
 from games.notifications import apis as notification_apis
 
 urlpatterns = [
@@ -30,4 +30,6 @@ urlpatterns = [
     path("me/vacation/", apis.VacationApi.as_view(), name="vacation"),
     path("games/<int:game_id>/chat/", chat_apis.ChatApi.as_view(), name="chat"),
     path("games/<int:game_id>/chat/hide/", chat_apis.ChatHideApi.as_view(), name="chat-hide"),
+    path("players/<str:username>/", rating_apis.PlayerApi.as_view(), name="player"),
+    path("leaderboard/", rating_apis.LeaderboardApi.as_view(), name="leaderboard"),
 ]

@@ -21,6 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import event_store
+from games.accounts import IMPORTER
 from games.engine import GameState, fold
 from games.engine.events import GAME_ENDED
 from games.models import Game, GameEvent
@@ -28,7 +29,6 @@ from games.projections import rebuild_game
 from replays.verification import Check, Report, verify_record
 
 FORMAT, VERSION = "sejmi-game", 1
-IMPORTER = "importer"
 
 
 @dataclass

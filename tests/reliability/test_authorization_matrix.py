@@ -93,6 +93,9 @@ EXPECTED: dict[tuple[str, str], dict[str, str]] = {
     ("GET", "/api/me/vacation/"): {"*": "401 401 200 200 200 200"},
     ("POST", "/api/me/vacation/"): {"*": "401 401 400 400 400 400"},
     ("DELETE", "/api/me/vacation/"): {"*": "401 401 400 400 400 400"},
+    # ratings: public; "missing" asks for a username nobody has
+    ("GET", "/api/players/{username}/"): EVERYONE_READS,
+    ("GET", "/api/leaderboard/"): {"*": "200 401 200 200 200 200"},
 }  # fmt: skip
 
 # Two seats; seat 0 starts and holds C33, whose red effect (LOSE_1 on everyone) ends the game
@@ -139,7 +142,8 @@ class World:
 
     def request(self, role: str, method: str, path: str, state: str):
         gid = self.games[state]
-        url = path.format(game_id=gid, dispute_id=self.disputes[state])
+        url = path.format(game_id=gid, dispute_id=self.disputes[state],
+                          username=self.username(state))  # fmt: skip
         client = self.clients[role]
         if method == "GET":
             return client.get(url, {"at": 1, "after": 0, "lang": "en"})
@@ -148,6 +152,9 @@ class World:
         if method == "DELETE":
             return client.delete(url)
         return client.post(url, self.body(path, gid), format="json")
+
+    def username(self, state: str) -> str:
+        return "nobody-here" if state == "missing" else self.clients["seat0"].username
 
     def body(self, path: str, gid: int) -> dict:
         if path.endswith("/register/"):
@@ -238,7 +245,8 @@ def test_methods_no_route_declares_are_refused_and_change_nothing(world):
                                                                   "DELETE")):  # fmt: skip
         if (method, path) in EXPECTED:
             continue
-        url = path.format(game_id=world.games["active"], dispute_id=world.disputes["active"])
+        url = path.format(game_id=world.games["active"], dispute_id=world.disputes["active"],
+                          username=world.username("active"))  # fmt: skip
         for role, allowed in (("staff", {405}), ("anonymous", {401, 405})):
             before = log_snapshot()
             answer = world.clients[role].generic(method, url, "{}", content_type="application/json")

@@ -41,7 +41,9 @@ function seatElement(view, p, ui) {
   li.classList.toggle("eliminated", p.eliminated);
   li.classList.toggle("mine", view.you === p.seat);
   li.classList.toggle("won", won);
-  const name = el("span", "seat-name", p.username === null ? t("free_seat") : ui.names[p.seat]);
+  const name = el(p.username !== null && !p.bot ? "a" : "span", "seat-name",
+    p.username === null ? t("free_seat") : ui.names[p.seat]);
+  if (name.tagName === "A") name.href = `/players/${encodeURIComponent(p.username)}/`; // profile
   const lives = die(p.lives, count("lives", p.lives));
   lives.dataset.lives = String(p.lives);
   const hand = el("span", "hand-count", count("cards", p.hand_count));

@@ -9,7 +9,10 @@ from games.projections import rebuild_all
 
 
 class Command(BaseCommand):
-    help = "Drop and rebuild every projection (state, lobby, seats, stats, snapshots) from events."
+    help = (
+        "Drop and rebuild every projection (state, lobby, seats, stats, snapshots, ratings) "
+        "from events."
+    )
 
     def handle(self, *args, **opts):
         started = time.perf_counter()
