@@ -25,7 +25,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import deadlines, event_store, notify, sealing
+from games import deadlines, event_store, notify, projections, sealing
 from games.codec import canonical_json, state_from_json
 from games.engine import (
     Command,
@@ -199,8 +199,7 @@ def _commit(game_id: int, decide: Decision, expected_seq: int | None,
     refused: ApiError | None = None
     try:
         with transaction.atomic():
-            proj = (GameProjection.objects.select_related("game").select_for_update(of=("self",))
-                    .filter(game_id=game_id).first())  # fmt: skip
+            proj = projections.lock(game_id)
             if proj is None:
                 raise not_found()
             if not (deadline_first and deadlines.overdue(proj, timezone.now())):
