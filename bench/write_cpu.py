@@ -3,8 +3,8 @@
     BENCH_DATABASE_URL=... BENCH_REDIS_URL=... python -m bench.write_cpu [--commands 300]
                                                                          [--profile FILE]
 
-Process CPU time (`time.process_time`: every thread of this process, so the broadcast's own loop thread counts too, which a loaded machine hardly moves, unlike the wall
-clock) of:
+Process CPU time (`time.process_time`: every thread of this process, so the broadcast's
+own loop thread counts too; a loaded machine moves it far less than the wall clock) of:
 - `services.game_command`, the whole service call as a socket command makes it (in a worker
   thread of an event loop, as games.consumers calls it): row-locked
   projection, engine, append, projection, idempotency row, and after COMMIT the broadcast to
@@ -42,10 +42,9 @@ def _setup() -> None:
 
 
 def run(commands: int, profile: str | None) -> dict:
+    from channels.db import database_sync_to_async
     from channels.layers import get_channel_layer
     from django.contrib.auth import get_user_model
-
-    from channels.db import database_sync_to_async
 
     from games import consumers, selectors, services
     from games.notify import group_name
@@ -55,10 +54,20 @@ def run(commands: int, profile: str | None) -> dict:
     layer = get_channel_layer()
     loop = asyncio.new_event_loop()
     rnd = random.Random(11)
+    profiler = cProfile.Profile() if profile else None
+
+    def call(**kwargs) -> dict:
+        if profiler:  # cProfile follows the thread it was enabled in: the worker's
+            profiler.enable()
+        try:
+            return services.game_command(**kwargs)
+        finally:
+            if profiler:
+                profiler.disable()
+
     # As games.consumers calls it: in a worker thread of a running loop, so the broadcast's
     # async_to_sync hops back to that loop (as in a web process) instead of starting one.
-    command = database_sync_to_async(services.game_command)
-    profiler = cProfile.Profile() if profile else None
+    command = database_sync_to_async(call)
     service, receiving, frames_per_viewer = [], [], []
 
     def new_table(n: int) -> tuple[int, str]:
@@ -83,14 +92,10 @@ def run(commands: int, profile: str | None) -> dict:
                 break
         body = {"expected_seq": proj.seq, **rnd.choice(legal["legal"])}
         key = uuid.uuid4().hex
-        if profiler:
-            profiler.enable()
         started = time.process_time()
         answer = loop.run_until_complete(command(user=users[seat], game_id=game, body=body,
                                                  key=key))  # fmt: skip
         service.append(time.process_time() - started)
-        if profiler:
-            profiler.disable()
         if answer["seq"] == proj.seq:
             continue  # a sealed pass (R19): nothing broadcast
         started = time.process_time()
