@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from itertools import groupby
 
 from django.contrib.auth import get_user_model
+from django.db import connection
 from django.db.models import F
 
 from games import deadlines, event_store, ratings, sealing
@@ -57,7 +58,7 @@ def project_batch(*, game_id: int, proj: GameProjection | None, before: GameStat
     else:
         for name, value in fields.items():
             setattr(proj, name, value)
-        proj.save()
+        _update(game_id, fields)
     _seats_and_stats(game_id, events, after)
     _snapshots(game_id, before, events, head_seq)
     if rate and any(e.type == ev.GAME_ENDED for e in events):
@@ -81,6 +82,39 @@ def _pause_or_resume(since: datetime | None, human_at: datetime | None,
         return None if t is None else at - max(paused_at - t, timedelta(0))
 
     return resumed(since), resumed(human_at), None
+
+
+def lock(game_id: int) -> GameProjection | None:
+    """The game's projection, its row locked for this transaction (FOR UPDATE where the
+    database has it), with the game's seed (`proj.game.seed`); None for an unknown game. Plain
+    SQL: the ORM compiled this query anew for every command."""
+    meta, game = GameProjection._meta, Game._meta
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    if lock and connection.features.has_select_for_update_of:
+        lock += " OF p"
+    sql = (f"SELECT p.*, g.seed AS game_seed FROM {meta.db_table} p"
+           f" JOIN {game.db_table} g ON g.{game.pk.column} = p.{meta.pk.column}"
+           f" WHERE p.{meta.pk.column} = %s{lock}")  # fmt: skip
+    found = list(GameProjection.objects.raw(sql, [game_id]))
+    if not found:
+        return None
+    proj = found[0]
+    proj.game = Game(pk=game_id, seed=proj.game_seed)
+    return proj
+
+
+def _update(game_id: int, fields: dict) -> None:
+    """UPDATE the projection's row with `fields` in one plain statement (`save()` compiled
+    it anew for every command)."""
+    meta = GameProjection._meta
+    columns, params = [], []
+    for name, value in fields.items():
+        field = meta.get_field(name)
+        columns.append(f"{field.column} = %s")
+        params.append(field.get_db_prep_save(value, connection))
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {meta.db_table} SET {', '.join(columns)}"
+                       f" WHERE {meta.pk.column} = %s", [*params, game_id])  # fmt: skip
 
 
 def refresh_deadline(proj: GameProjection, state: GameState) -> bool:

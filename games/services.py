@@ -25,7 +25,15 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import deadlines, event_store, notify, sealing, standing_orders
+from games import (
+    deadlines,
+    event_store,
+    idempotency,
+    notify,
+    projections,
+    sealing,
+    standing_orders,
+)
 from games.codec import canonical_json, state_from_json
 from games.engine import (
     Command,
@@ -136,8 +144,8 @@ def game_command(*, user, game_id: int, body: Any, key: str | None) -> dict[str,
         view = game_view(game_id, done.state, user, seq=done.seq, deadline=done.deadline_at)
         answer.update(seq=done.seq, view=view)
         if key is not None:
-            IdempotentAnswer.objects.create(user=user, game_id=game_id, key=key,
-                                            request_hash=request_hash, answer=answer)  # fmt: skip
+            idempotency.store(user=user, game_id=game_id, key=key, request_hash=request_hash,
+                              answer=answer)  # fmt: skip
 
     try:
         _commit(game_id, decide, expected_seq=expected, then=remember, deadline_first=True)
@@ -240,8 +248,7 @@ def _commit(game_id: int, decide: Decision, expected_seq: int | None,
     refused: ApiError | None = None
     try:
         with transaction.atomic():
-            proj = (GameProjection.objects.select_related("game").select_for_update(of=("self",))
-                    .filter(game_id=game_id).first())  # fmt: skip
+            proj = projections.lock(game_id)
             if proj is None:
                 raise not_found()
             if not (deadline_first and deadlines.overdue(proj, timezone.now())):
