@@ -284,6 +284,7 @@ def game_command_path(count: int) -> tuple[float, float, list[float]]:
     Returns events/s, commands/s and per-command latencies in ms."""
     from django.contrib.auth import get_user_model
 
+    import games.tasks  # noqa: F401 (registers the deadline task the commits schedule, as the web does)
     from games import selectors, services
 
     users = [get_user_model().objects.create(username=f"bench-cmd-{uuid.uuid4().hex[:10]}")

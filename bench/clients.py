@@ -36,9 +36,11 @@ def make_players(count: int, prefix: str) -> list[Player]:
     return out
 
 
-async def new_game(http: httpx.AsyncClient, seats: list[Player]) -> tuple[int, dict]:
+async def new_game(http: httpx.AsyncClient, seats: list[Player],
+                   options: dict | None = None) -> tuple[int, dict]:  # fmt: skip
     """Seat 0 creates the game and every player joins over HTTP; returns (id, last view)."""
-    answer = await http.post("/api/games/", json={"seats": len(seats)}, headers=seats[0].headers)
+    body = {"seats": len(seats), **({"options": options} if options else {})}
+    answer = await http.post("/api/games/", json=body, headers=seats[0].headers)
     answer.raise_for_status()
     game = answer.json()["id"]
     for player in seats:

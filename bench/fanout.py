@@ -164,7 +164,9 @@ async def _run(server: Running, seats, size: int, commands: int, processes: int)
         return await loop.run_in_executor(None, q.get, True, timeout)
 
     async with client(base, connections=8) as http:
-        game, view = await new_game(http, seats)
+        # Live spectators (spectator_delay 0): each gets every batch as it commits, the
+        # dearer case (delayed frames are rendered once per batch for all of them).
+        game, view = await new_game(http, seats, {"spectator_delay": 0})
         url = base.replace("http://", "ws://") + f"/ws/games/{game}/"
         started = time.perf_counter()
         procs = [ctx.Process(target=_crowd, args=(url, base, n, ready, reports, orders[i]))

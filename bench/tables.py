@@ -119,8 +119,11 @@ class Table:
                            headers=headers)  # fmt: skip
 
     async def _game(self) -> None:
+        # spectator_delay 0: the spectator's stream is checked against the players' (every
+        # event, in time), so it watches live, as the games of issue 9's figures did.
         options = {"block_window_s": self.pace.block_window_s,
-                   "turn_deadline_s": self.pace.turn_deadline_s, "bots": self.bots}  # fmt: skip
+                   "turn_deadline_s": self.pace.turn_deadline_s, "bots": self.bots,
+                   "spectator_delay": 0}  # fmt: skip
         body = {"seats": len(self.players) + len(self.bots), "variant": self.variant,
                 "options": options}  # fmt: skip
         _, answer = await self._post("/api/games/", body, self.players[0])
