@@ -40,11 +40,14 @@ async def new_game(http: httpx.AsyncClient, seats: list[Player],
                    options: dict | None = None) -> tuple[int, dict]:  # fmt: skip
     """Seat 0 creates the game and every player joins over HTTP; returns (id, last view)."""
     body = {"seats": len(seats), **({"options": options} if options else {})}
-    answer = await http.post("/api/games/", json=body, headers=seats[0].headers)
+    errors: Counter = Counter()  # a keep-alive connection the server closed: tried again
+    _, answer = await timed(http, "POST", "/api/games/", errors, json=body,
+                            headers=seats[0].headers)  # fmt: skip
     answer.raise_for_status()
     game = answer.json()["id"]
     for player in seats:
-        joined = await http.post(f"/api/games/{game}/join/", json={}, headers=player.headers)
+        _, joined = await timed(http, "POST", f"/api/games/{game}/join/", errors, json={},
+                                headers=player.headers)  # fmt: skip
         joined.raise_for_status()
     return game, joined.json()
 
