@@ -108,7 +108,7 @@ def run(commands: int, profile: str | None) -> dict:
         state_now = consumers._remember(message)
         for user in viewers:
             viewer = selectors.seat_of(state_now, user)
-            consumers._frames(game, message["seq"], viewer, message["events"][0]["seq"] - 1)
+            consumers._frames(message, state_now, viewer, message["events"][0]["seq"] - 1)
         frames_per_viewer.append((time.process_time() - started) / len(viewers))
     loop.close()
     if profiler:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 from collections import OrderedDict
-from functools import lru_cache
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -26,23 +25,38 @@ from games.socket_frames import FrameError, SocketCommand, read_frame
 
 NOT_FOUND = 4404  # the close code of an unknown game or path (README, Live stream)
 
-BATCHES: OrderedDict[tuple[int, int], tuple[dict[str, Any], GameState]] = OrderedDict()
+BATCHES_KEPT = 64  # parsed batches a process keeps for the sockets that have not sent them yet
+FRAMES_KEPT = 1024  # rendered (batch, viewer, after) frame sets
+BATCHES: OrderedDict[tuple[int, int], GameState] = OrderedDict()
+FRAMES: OrderedDict[tuple[int, int, int | None, int], tuple[str, ...]] = OrderedDict()
 
 
 def _remember(message: dict[str, Any]) -> GameState:
     """One parse per committed batch, shared by every socket of this process."""
     key = (message["game"], message["seq"])
     if key not in BATCHES:
-        BATCHES[key] = (message, state_from_json(message["state"]))
-        while len(BATCHES) > 64:
+        BATCHES[key] = state_from_json(message["state"])
+        while len(BATCHES) > BATCHES_KEPT:
             BATCHES.popitem(last=False)
-    return BATCHES[key][1]
+    return BATCHES[key]
 
 
-@lru_cache(maxsize=1024)
-def _frames(game_id: int, seq: int, viewer: int | None, after: int) -> tuple[str, ...]:
-    """The text frames of one batch for one viewer: all spectators share one rendering."""
-    message, state = BATCHES[(game_id, seq)]
+def _frames(message: dict[str, Any], state: GameState, viewer: int | None,
+            after: int) -> tuple[str, ...]:  # fmt: skip
+    """The text frames of one batch for one viewer, rendered once: every spectator (and every
+    socket of one seat) shares them. The caller passes the batch and its state: with hundreds
+    of games a socket that awaited a gap's read may find its batch gone from BATCHES."""
+    key = (message["game"], message["seq"], viewer, after)
+    if key not in FRAMES:
+        FRAMES[key] = _render(message, state, viewer, after)
+        while len(FRAMES) > FRAMES_KEPT:
+            FRAMES.popitem(last=False)
+    return FRAMES[key]
+
+
+def _render(message: dict[str, Any], state: GameState, viewer: int | None,
+            after: int) -> tuple[str, ...]:  # fmt: skip
+    game_id, seq = message["game"], message["seq"]
     frames = []
     for e in message["events"]:
         if e["seq"] <= after:
@@ -174,7 +188,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             events, _ = await database_sync_to_async(self._read)(((self.last_sent, first - 1),))
             await self._send_events(events)
         viewer = selectors.seat_of(state, self.user)
-        for frame in _frames(self.game_id, message["seq"], viewer, self.last_sent):
+        for frame in _frames(message, state, viewer, self.last_sent):
             await self.send(text_data=frame)
         self.last_sent = message["seq"]
 
