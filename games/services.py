@@ -317,9 +317,7 @@ def _publish(proj: GameProjection, public: GameState, sealed: list[SealedPass],
     now = timezone.now()
     told, keep = split_sealed(events, after)
     if not told:  # nothing public happened: no event, no broadcast, the seq stays
-        sealing.seal(proj.game_id, proj.seq, keep, now)
-        names = [after.names[e.data["seat"]] for e in keep if not after.bots[e.data["seat"]]]
-        transaction.on_commit(lambda: sealing.tell_the_passer(proj.game_id, proj.seq, names))
+        _seal(proj.game_id, proj.seq, keep, after, now)
         if refresh_deadline(proj, after):  # only a window opened before passes were sealed
             transaction.on_commit(lambda: deadlines.schedule(proj.game_id, proj))
         return Committed(proj.game_id, proj.seq, public, proj.deadline_at)
@@ -329,16 +327,27 @@ def _publish(proj: GameProjection, public: GameState, sealed: list[SealedPass],
         done = _append(proj.game_id, proj, public, [(now, told)], fold(told, public),
                        deadline_state=after)  # fmt: skip
         sealing.carry(proj.game_id, sealed, done.seq)
-        sealing.seal(proj.game_id, done.seq, keep, now)
+        _seal(proj.game_id, done.seq, keep, after, now)
         return done
     # Something else was told, so the window whose passes were sealed has closed: the engine
     # tells nothing else while a window stays open.
     runs = sealing.runs(sealed) + [(now, told)]
     shown = fold(sealing.as_events(sealed) + told, public) if keep else after
     done = _append(proj.game_id, proj, public, runs, shown, deadline_state=after)
-    if keep:  # a window opened in this batch, and bots already passed in it
-        sealing.seal(proj.game_id, done.seq, keep, now)
+    if keep:  # a window opened in this batch, and bots or standing orders passed in it
+        _seal(proj.game_id, done.seq, keep, after, now)
     return done
+
+
+def _seal(game_id: int, seq: int, passes: list[Event], after: GameState, now: datetime) -> None:
+    """Seal `passes` in the window open at `seq` (R19) and, after COMMIT, tell each passer's
+    own sockets (a human's, even when the bot or his standing order passed for him): their
+    view then holds the pass, as his REST view does, so they never offer a refused `pass`.
+    Told after the batch's broadcast (hooks run in order), so his view comes last."""
+    sealing.seal(game_id, seq, passes, now)
+    names = [after.names[e.data["seat"]] for e in passes if not after.bots[e.data["seat"]]]
+    if names:
+        transaction.on_commit(lambda: sealing.tell_the_passer(game_id, seq, names))
 
 
 def _last_human_act(before: GameState | None, runs: list[tuple[datetime, list[Event]]],

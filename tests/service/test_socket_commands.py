@@ -194,3 +194,28 @@ async def test_r19_a_pass_over_the_socket_is_sealed(table, sockets):
     passed = await send_command(s1, "q", {"expected_seq": played["seq"], **PASS})
     assert passed == {"type": "ack", "id": "q", "seq": played["seq"]}
     assert await watcher.receive_nothing(timeout=0.3)
+
+
+async def test_r19_a_pass_sealed_in_the_batch_that_opened_the_window_reaches_its_owners_socket(
+    table, sockets
+):
+    """Seat 1's standing order passes the window the play opens, inside that command: the
+    broadcast shows the window to everyone (his pass sealed, R19), and his own socket then gets
+    his view with the pass (`legal: []`), as his REST view has it. Before, only a pass sealed
+    on its own was told to its owner; his socket offered `pass` and the service refused it
+    (bench-load: `not_your_turn` for seats the bot took over)."""
+    answer = await sync_to_async(table.seats[1].put)(
+        "/api/me/standing-order/", {"block": "never"}, format="json"
+    )
+    assert answer.status_code == 200
+    s0, view = await sockets(table.gid, table.tokens[0])
+    s1, _ = await sockets(table.gid, table.tokens[1])
+    played = await send_command(s0, "p", {"expected_seq": view["seq"], **PLAY})
+    _, shown = await change(s1)
+    assert shown["seq"] == played["seq"] and shown["phase"] == "block"
+    if shown["legal"]:  # the batch's view is the public one: his own pass follows
+        frame = await s1.receive_json_from(timeout=TIMEOUT)
+        assert frame["type"] == "view" and frame["view"]["seq"] == played["seq"], frame
+        shown = frame["view"]
+    assert shown["legal"] == []
+    assert shown == await rest(table, 1, f"/api/games/{table.gid}/")
