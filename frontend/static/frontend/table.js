@@ -81,7 +81,8 @@ async function sendCommand(body, retried = false) {
     }
     const fresh = await api(`/api/games/${gameId}/`).catch(() => view);
     show(fresh);
-    // Another player's hidden pass (R19) moves the seq without changing this decision:
+    // Something that leaves this decision as it was moved the seq (a player went away or
+    // came back while the block window stays open: its sealed passes are carried, R19):
     // send the same, still legal command once more instead of asking the player again.
     const again = error.code === "stale_seq" && !retried && sameDecision(shown, fresh)
       && fresh.legal.some((c) => sameBody(c, body));
