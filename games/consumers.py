@@ -13,11 +13,14 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.db import DatabaseError
 
 from games import chat, selectors, services, spectating
+from games.api_errors import pool_exhausted
 from games.codec import state_from_json
-from games.engine import Event, GameState, redact_event, view_for
+from games.engine import Event, GameState, fold, redact_event, view_for
 from games.engine.errors import Code
+from games.engine.events import BLOCK_PASSED
 from games.errors import ApiError
 from games.notifications.presence import Tracker
 from games.notify import group_name
@@ -64,10 +67,18 @@ def _render(message: dict[str, Any], state: GameState, viewer: int | None,
         data = redact_event(Event(e["type"], e["data"], e["v"]), state, viewer)
         event = {"seq": e["seq"], "type": e["type"], "at": e["at"], "data": data}
         frames.append(json.dumps({"type": "event", "event": event}))
-    view = {"id": game_id, "seq": seq, **view_for(state, viewer), "deadline": message["deadline"],
-            "delayed": False}  # fmt: skip
+    view = {"id": game_id, "seq": seq, **view_for(_seen_by(message, state, viewer), viewer),
+            "deadline": message["deadline"], "delayed": False}  # fmt: skip
     frames.append(json.dumps({"type": "view", "view": view}))
     return tuple(frames)
+
+
+def _seen_by(message: dict[str, Any], state: GameState, viewer: int | None) -> GameState:
+    """The batch's state as `viewer` knows it: with his own pass if it was sealed in the window
+    left open at this seq (R19; games.sealing.seen_by), so his view never offers a `pass`
+    the service would refuse."""
+    own = [data for data in message.get("sealed", ()) if data["seat"] == viewer]
+    return fold([Event(BLOCK_PASSED, data) for data in own], state) if own else state
 
 
 async def close_as_not_found(consumer: AsyncWebsocketConsumer) -> None:
@@ -156,6 +167,11 @@ class GameConsumer(AsyncWebsocketConsumer):
                 raise ApiError(Code.FORBIDDEN, "sign in and take a seat to send commands")
             answer = services.game_command(user=self.user, game_id=self.game_id,
                                            body=request.body, key=request.id)  # fmt: skip
+        except DatabaseError as err:  # overloaded (games.ws_guard): the socket stays, and the
+            if not pool_exhausted(err):  # client sends the same id again later
+                raise
+            return {"type": "error", "id": request.id,
+                    **ApiError(Code.UNAVAILABLE, "the service is busy; retry shortly").body()}
         except ApiError as err:
             spectator = err.code is Code.NOT_YOUR_TURN and (
                 selectors.seat_in(self.game_id, self.user) is None)  # fmt: skip

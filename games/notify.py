@@ -19,7 +19,11 @@ def group_name(game_id: int) -> str:
     return f"game_{game_id}"
 
 
-def broadcast(game_id: int, rows: list[GameEvent], proj: GameProjection) -> None:
+def broadcast(game_id: int, rows: list[GameEvent], proj: GameProjection,
+              sealed: list[dict] = ()) -> None:  # fmt: skip
+    """`sealed`: the data of the passes sealed in the window open at the new seq (R19). The
+    message stays inside the service: each socket renders its passer's own view from it, and
+    no frame to anyone else depends on it (games.consumers)."""
     message = {
         "type": "game.committed",
         "game": game_id,
@@ -30,6 +34,8 @@ def broadcast(game_id: int, rows: list[GameEvent], proj: GameProjection) -> None
         "state": proj.state,  # the state JSON the projection stored in this transaction
         "deadline": iso(proj.deadline_at) if proj.deadline_at else None,
     }
+    if sealed:
+        message["sealed"] = list(sealed)
     try:
         async_to_sync(get_channel_layer().group_send)(group_name(game_id), message)
     except Exception:  # the log is committed; sockets resync from it

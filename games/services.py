@@ -325,26 +325,30 @@ def _publish(proj: GameProjection, public: GameState, sealed: list[SealedPass],
         # Someone came or went while the window stays open: that is told, and the passes
         # stay sealed, carried to the new seq (R19).
         done = _append(proj.game_id, proj, public, [(now, told)], fold(told, public),
-                       deadline_state=after)  # fmt: skip
+                       deadline_state=after, sealed=sealing.as_events(sealed) + keep)  # fmt: skip
         sealing.carry(proj.game_id, sealed, done.seq)
-        _seal(proj.game_id, done.seq, keep, after, now)
+        _seal(proj.game_id, done.seq, keep, after, now, tell=False)
         return done
     # Something else was told, so the window whose passes were sealed has closed: the engine
     # tells nothing else while a window stays open.
     runs = sealing.runs(sealed) + [(now, told)]
     shown = fold(sealing.as_events(sealed) + told, public) if keep else after
-    done = _append(proj.game_id, proj, public, runs, shown, deadline_state=after)
+    done = _append(proj.game_id, proj, public, runs, shown, deadline_state=after, sealed=keep)
     if keep:  # a window opened in this batch, and bots or standing orders passed in it
-        _seal(proj.game_id, done.seq, keep, after, now)
+        _seal(proj.game_id, done.seq, keep, after, now, tell=False)
     return done
 
 
-def _seal(game_id: int, seq: int, passes: list[Event], after: GameState, now: datetime) -> None:
+def _seal(game_id: int, seq: int, passes: list[Event], after: GameState, now: datetime, *,
+          tell: bool = True) -> None:  # fmt: skip
     """Seal `passes` in the window open at `seq` (R19) and, after COMMIT, tell each passer's
     own sockets (a human's, even when the bot or his standing order passed for him): their
     view then holds the pass, as his REST view does, so they never offer a refused `pass`.
-    Told after the batch's broadcast (hooks run in order), so his view comes last."""
+    `tell=False`: the seq moved in this transaction, and the batch's broadcast carries the
+    passes sealed at it (its view for each passer holds his pass: games.consumers)."""
     sealing.seal(game_id, seq, passes, now)
+    if not tell:
+        return
     names = [after.names[e.data["seat"]] for e in passes if not after.bots[e.data["seat"]]]
     if names:
         transaction.on_commit(lambda: sealing.tell_the_passer(game_id, seq, names))
@@ -366,9 +370,11 @@ def _last_human_act(before: GameState | None, runs: list[tuple[datetime, list[Ev
 
 def _append(game_id: int, proj: GameProjection | None, before: GameState | None,
             runs: list[tuple[datetime, list[Event]]], after: GameState, *,
-            deadline_state: GameState | None = None) -> Committed:  # fmt: skip
+            deadline_state: GameState | None = None,
+            sealed: list[Event] = ()) -> Committed:  # fmt: skip
     """Append the batches of `runs` (each of one `at`), project them as one batch, and after
-    COMMIT broadcast them together and schedule the next deadline."""
+    COMMIT broadcast them together (with `sealed`, the passes sealed in the window left open
+    at the new seq: each passer's own view shows his) and schedule the next deadline."""
     head = proj.seq if proj is not None else 0
     head_hash = proj.head_hash if proj is not None else event_store.GENESIS
     rows: list[GameEvent] = []
@@ -381,7 +387,8 @@ def _append(game_id: int, proj: GameProjection | None, before: GameState | None,
                          head_seq=head, head_hash=head_hash, at=runs[-1][0],
                          deadline_state=deadline_state,
                          acted_at=_last_human_act(before, runs, after))  # fmt: skip
-    transaction.on_commit(lambda: notify.broadcast(game_id, rows, proj))
+    passes = [e.data for e in sealed]
+    transaction.on_commit(lambda: notify.broadcast(game_id, rows, proj, passes))
     transaction.on_commit(lambda: deadlines.schedule(game_id, proj))  # R21, bots
     transaction.on_commit(lambda: notifications.schedule(game_id))
     return Committed(game_id, head, after, proj.deadline_at)

@@ -34,7 +34,7 @@ def broadcasts(monkeypatch, django_capture_on_commit_callbacks):
     """Run each command's after-commit work here: every broadcast batch's (seq, type, seat)."""
     sent: list[list[tuple]] = []
 
-    def record(game_id, rows, proj) -> None:
+    def record(game_id, rows, proj, sealed=()) -> None:
         sent.append([(r.seq, r.type, r.data.get("seat")) for r in rows])
 
     monkeypatch.setattr(notify, "broadcast", record)
