@@ -18,6 +18,7 @@ from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: 
 from games import tasks  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from games.ws_auth import TokenAuthMiddlewareStack  # noqa: E402
+from games.ws_guard import OverloadGuard  # noqa: E402
 
 
 class BrowserOriginValidator(OriginValidator):
@@ -56,7 +57,8 @@ application = ProtocolTypeRouter(
         # /static/ (admin, Swagger UI) served async from the finders; everything else is Django.
         "http": ASGIStaticFilesHandler(django_asgi_app),
         "websocket": BrowserOriginValidator(
-            TokenAuthMiddlewareStack(URLRouter(websocket_urlpatterns)), _allowed_hosts()
+            OverloadGuard(TokenAuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+            _allowed_hosts(),
         ),
     }
 )
