@@ -240,6 +240,11 @@ CELERY_DEADLINES = bool(REDIS_URL) and not SEJMI_INPROCESS_RUNNER
 CELERY_TASK_SERIALIZER = CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_IGNORE_RESULT = True
+# Every task sent touches the app's result backend (the disabled one: no result is kept).
+# Celery makes one per thread unless told it is thread-safe, and making one scans every
+# installed package's entry points; under ASGI each request's sync code runs in a thread of
+# its own, so every commit paid that scan (bench-load: 6 % of a web worker's CPU).
+CELERY_RESULT_BACKEND_THREAD_SAFE = True
 # Reconnect to the broker for ever, at startup too, and give up a task whose broker connection
 # was lost (acks_late: it is redelivered; `advance` is idempotent). Redis PINGed every 10 s
 # so a dead connection is noticed. Deadlines do not depend on this: `manage.py run_deadlines`

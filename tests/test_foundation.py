@@ -49,3 +49,19 @@ def test_error_codes_are_written_from_the_one_enumeration() -> None:
         if literal.search(line)
     ]
     assert offenders == []
+
+
+def test_one_celery_result_backend_serves_every_thread() -> None:
+    """Every task sent at commit touches the app's result backend. Celery made one per thread,
+    and making one scans every installed package's entry points; under ASGI each request's
+    sync code runs in a thread of its own, so every commit paid the scan (bench-load: 6 % of a
+    web worker's CPU). Results are never kept, so one stateless backend serves all threads."""
+    import threading
+
+    from sejmi.celery import app
+
+    seen = []
+    thread = threading.Thread(target=lambda: seen.append(app.backend))
+    thread.start()
+    thread.join()
+    assert seen == [app.backend]
