@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import weakref
 from datetime import timedelta
 
 from channels.db import database_sync_to_async
@@ -17,16 +18,39 @@ from games.models import Presence
 HEARTBEAT_S = 20
 TTL = timedelta(seconds=60)  # three missed heartbeats
 
+# This process's tracked sockets, per event loop (a worker has one; tests make many), renewed
+# together: one statement per process per heartbeat, not one per socket (600 sockets: 30
+# writes a second, as many as the moves of 200 games).
+_LIVE: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, Tracker]] = (
+    weakref.WeakKeyDictionary()
+)
+_BEATERS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task] = (
+    weakref.WeakKeyDictionary()
+)
 
-def _beat(user_id: int, game_id: int, channel: str) -> None:
-    Presence.objects.update_or_create(
-        channel=channel,
-        defaults={"user_id": user_id, "game_id": game_id, "expires_at": timezone.now() + TTL},
-    )
+
+def beat(rows: list[tuple[int, int, str]]) -> None:
+    """(user, game, channel) rows alive for another TTL, in one statement; a row the sweeper
+    removed meanwhile (a missed beat) comes back."""
+    expires = timezone.now() + TTL
+    Presence.objects.bulk_create(
+        [Presence(user_id=user, game_id=game, channel=channel, expires_at=expires)
+         for user, game, channel in rows],
+        update_conflicts=True, unique_fields=["channel"], update_fields=["expires_at"],
+    )  # fmt: skip
 
 
 def _gone(channel: str) -> None:
     Presence.objects.filter(channel=channel).delete()
+
+
+async def _beat_forever(live: dict[str, Tracker]) -> None:
+    while True:
+        await asyncio.sleep(HEARTBEAT_S)
+        rows = [t.row for t in live.values()]
+        if rows:
+            with contextlib.suppress(Exception):  # a missed beat only shortens the presence
+                await database_sync_to_async(beat)(rows)
 
 
 class Tracker:
@@ -36,24 +60,27 @@ class Tracker:
     def __init__(self, user, game_id: int, channel: str) -> None:
         self.user_id = user.pk if user is not None and user.is_authenticated else None
         self.game_id, self.channel = game_id, channel
-        self.task: asyncio.Task | None = None
+
+    @property
+    def row(self) -> tuple[int, int, str]:
+        assert self.user_id is not None
+        return (self.user_id, self.game_id, self.channel)
 
     async def enter(self) -> None:
         if self.user_id is None:
             return
-        await database_sync_to_async(_beat)(self.user_id, self.game_id, self.channel)
-        self.task = asyncio.create_task(self._heartbeat())
-
-    async def _heartbeat(self) -> None:
-        while True:
-            await asyncio.sleep(HEARTBEAT_S)
-            with contextlib.suppress(Exception):  # a missed beat only shortens the presence
-                await database_sync_to_async(_beat)(self.user_id, self.game_id, self.channel)
+        await database_sync_to_async(beat)([self.row])
+        loop = asyncio.get_running_loop()
+        live = _LIVE.setdefault(loop, {})
+        live[self.channel] = self
+        if loop not in _BEATERS or _BEATERS[loop].done():
+            _BEATERS[loop] = loop.create_task(_beat_forever(live))
 
     async def leave(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-        if self.user_id is not None:
+        if self.user_id is None:
+            return
+        _LIVE.get(asyncio.get_running_loop(), {}).pop(self.channel, None)
+        with contextlib.suppress(Exception):  # unreachable database: the row expires (TTL)
             await database_sync_to_async(_gone)(self.channel)
 
 

@@ -32,7 +32,7 @@ REMIND_TASK = "games.notifications.remind"
 MAIL_TASK = "games.notifications.mail"
 SWEEP_TASK = "games.notifications.sweep"
 DIGEST_TASK = "games.notifications.digest"
-SWEEP_MIN_AGE = timedelta(seconds=10)  # leave a fresh mail to its own task first
+SWEEP_MIN_AGE = timedelta(seconds=10)  # leave fresh events and mails to their own task first
 
 
 def _send(name: str, *args, eta=None) -> bool:
@@ -96,7 +96,7 @@ def digest(day: date) -> int:
 def sweep(min_age: timedelta = SWEEP_MIN_AGE) -> int:
     """Everything a fast path left: returns how many things it did."""
     done = 0
-    for game_id in deriving.behind():
+    for game_id in deriving.behind(min_age):
         done += _guarded(derive, game_id)
     due = DeadlineReminder.objects.filter(done=False, remind_at__lte=timezone.now())
     for game_id, seq in due.values_list("game_id", "seq")[:100]:
