@@ -49,6 +49,7 @@ class Stream:
     ws: object | None = None
     closing: bool = False
     _sock_last: int = 0
+    _answers: dict[str, asyncio.Future] = field(default_factory=dict)  # command id -> ack/error
 
     # --- frames ---------------------------------------------------------------------------
 
@@ -63,6 +64,12 @@ class Stream:
             self._sock_last = max(self._sock_last, seq)
             self.received.append(seq)
             self.last = max(self.last, seq)
+            return
+        if kind in ("ack", "error"):
+            answer = json.loads(frame)
+            waiting = self._answers.pop(answer.get("id"), None)
+            if waiting is not None and not waiting.done():
+                waiting.set_result(answer)
             return
         if kind != "view":
             raise RuntimeError(f"unexpected frame on game {self.game}: {frame[:200]}")
@@ -91,6 +98,31 @@ class Stream:
         `legal: []`, may still be on its way): decide on it, not on the socket's older one."""
         if self.player and view["seq"] == self.view_seq:
             self.view = view
+
+    async def command(self, key: str, body: dict, timeout: float) -> dict | None:
+        """Send a command over the open socket (API.md, "Commands over the socket"; the key is
+        its id) and return the `ack` or `error` frame; None when no socket is open, it dropped
+        or no answer came within `timeout`: the caller sends the same key over REST, as the
+        table page does."""
+        ws = self.ws
+        if ws is None:
+            return None
+        answer = asyncio.get_running_loop().create_future()
+        self._answers[key] = answer
+        try:
+            await ws.send(json.dumps({"type": "command", "id": key, "command": body}))
+            return await asyncio.wait_for(answer, timeout)
+        except (TimeoutError, WebSocketException):
+            return None
+        finally:
+            self._answers.pop(key, None)
+
+    def passed(self, seq: int) -> None:
+        """This player's answer in the window at `seq` was acked: his socket's view of it may
+        still offer `pass` until his own new view arrives (R19: a sealed pass moves no seq).
+        He knows he answered (R26), so he decides on `legal: []` meanwhile."""
+        if self.player and self.view is not None and self.view["seq"] == seq:
+            self.view = {**self.view, "legal": []}
 
     async def resync(self) -> bool:
         """Ask the open socket for everything after the last event received (the observer's

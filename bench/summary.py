@@ -98,7 +98,8 @@ def summarize(record: Record, played: dict, finals: dict, checks: dict, load_at_
         "spectator_ms_by_via": {via: _ms([ms for t, ms, v in record.spectated
                                           if v == via and t >= t0 + ramp])
                                 for via in sorted({v for _, _, v in record.spectated})},
-        "errors": dict(record.errors), "conflicts": dict(record.conflicts),
+        "errors": dict(record.errors), "refusals": record.refusals[:200],
+        "conflicts": dict(record.conflicts),
         "retried": dict(record.retried), "crashed": played["crashed"],
         "unfinished_tasks": played["unfinished_tasks"],
         "sockets": _streams(record, finals), "settle_s": played.get("settle_s"),

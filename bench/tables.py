@@ -3,8 +3,9 @@
 A table's players are bench users with tokens. Seat 0 creates a game (pace options as below),
 everyone connects a websocket (and one anonymous spectator does), then everyone joins and the
 game starts. Each player then lives on its socket: when its latest view offers something
-legal it thinks, takes the latest view again and sends one command from its `legal` over REST
-(`POST .../commands/` with an Idempotency-Key; commands over the socket are a later issue).
+legal it thinks, takes the latest view again and sends one command from its `legal` over that
+socket (`{"type": "command", "id", "command"}`, API.md), as the table page does; with no answer
+in 5 s, or no socket open, the same id goes as the Idempotency-Key of `POST .../commands/`.
 
 Paces (think times drawn per decision):
 - live: block window 20 s, 2 min per decision (the README's live pace), think 1-3 s;
@@ -23,7 +24,7 @@ from dataclasses import dataclass, field
 
 import httpx
 
-from bench.clients import Player, choose, client, timed
+from bench.clients import BUSY_RETRIES, Player, choose, client, timed
 from bench.streams import Stream
 
 
@@ -37,6 +38,7 @@ class Pace:
 
 
 LIVE = Pace("live", 20, 120, (1.0, 3.0), 0.0)
+SOCKET_ANSWER_S = 5.0  # as the table page: no answer over the socket in 5 s → REST, same key
 PASS_SHARE = 0.75
 CORRESPONDENCE = Pace("correspondence", 5, 10, (1.0, 8.0), 0.1)
 
@@ -52,6 +54,8 @@ class Record:
     posted: list[tuple[int, int, str]] = field(default_factory=list)  # (game, seq, via)
     errors: Counter = field(default_factory=Counter)
     error_times: list[tuple[float, str]] = field(default_factory=list)
+    # each refused command: what the player saw and sent, and the service's answer
+    refusals: list[dict] = field(default_factory=list)
     retried: Counter = field(default_factory=Counter)  # transport errors retried, same key
     conflicts: Counter = field(default_factory=Counter)  # stale_seq: someone moved first
     streams: list[Stream] = field(default_factory=list)
@@ -78,6 +82,13 @@ def _code(answer: httpx.Response) -> str:
         return answer.json()["error"]["code"]
     except (ValueError, KeyError, TypeError):
         return f"http {answer.status_code}"
+
+
+def _refusal(view: dict, body: dict, answer: dict, player: Player) -> dict:
+    """A refused command with what it was decided on, to find the refusal's cause."""
+    facts = ("id", "seq", "phase", "status", "awaiting", "you", "legal")
+    return {"at": time.time(), "player": player.username, "sent": body,
+            "error": answer.get("error"), "view": {k: view.get(k) for k in facts}}  # fmt: skip
 
 
 @dataclass
@@ -211,34 +222,60 @@ class Table:
         return True
 
     async def _act(self, player: Player, stream: Stream) -> None:
-        """Send one command from the latest view; a stale_seq retries at once from the next
-        view (the player sees it moved and answers again), at most 5 times."""
+        """Send one command from the latest view over the player's socket (the table page's
+        way; after SOCKET_ANSWER_S without an answer, or with no socket open, the same key
+        over REST, as the page falls back); a stale_seq retries at once from the next view
+        (the player sees it moved and answers again), at most 5 times."""
         for _ in range(5):
             view = stream.view
             if view is None or not view["legal"] or view["status"] != "active":
                 return
-            url = f"/api/games/{view['id']}/commands/"
+            body, key = self._choose(view), uuid.uuid4().hex
             sent = time.monotonic()
-            try:
-                ms, answer = await self._post(url, self._choose(view), player,
-                                              uuid.uuid4().hex)  # fmt: skip
-            except httpx.HTTPError as err:
-                self.record.error(f"transport: {type(err).__name__}")
-                await stream.newer(view["seq"], timeout=5)
-                return
-            if answer.status_code == 200:
-                seq = answer.json()["seq"]
-                stream.answered(answer.json()["view"])
+            answer = await stream.command(key, body, timeout=SOCKET_ANSWER_S)
+            for _ in range(BUSY_RETRIES):  # overloaded: after 1 s, the same id again (README)
+                if answer is None or answer["type"] != "error" or (
+                        answer["error"]["code"] != "unavailable"):  # fmt: skip
+                    break
+                self.record.retried["retried after unavailable (socket)"] += 1
+                await asyncio.sleep(1)
+                answer = await stream.command(key, body, timeout=SOCKET_ANSWER_S)
+            if answer is None:
+                self.record.retried["sent over REST (no socket answer)"] += 1
+                answer = await self._rest_command(player, view, body, key)
+                if answer is None:
+                    await stream.newer(view["seq"], timeout=5)
+                    return
+            ms = (time.monotonic() - sent) * 1000
+            if answer["type"] == "ack":
+                seq = answer["seq"]
+                if seq == view["seq"]:  # a sealed pass (R19): the seq stays
+                    stream.passed(seq)
                 self._done(stream, sent, ms, seq)
                 await stream.newer(seq - 1, timeout=30)  # decide on what the socket shows
                 return
-            code = _code(answer)
+            code = answer["error"]["code"]
             if code != "stale_seq":
                 self.record.error(code)
+                self.record.refusals.append(_refusal(view, body, answer, player))
                 await stream.newer(view["seq"], timeout=5)
                 return
             self.record.conflicts[code] += 1
             await stream.newer(view["seq"], timeout=5)
+
+    async def _rest_command(self, player: Player, view: dict, body: dict,
+                            key: str) -> dict | None:  # fmt: skip
+        """The command over REST with its key, answered in the socket's shape (ack or error);
+        None after a transport failure (counted as an error)."""
+        url = f"/api/games/{view['id']}/commands/"
+        try:
+            _, answer = await self._post(url, body, player, key)
+        except httpx.HTTPError as err:
+            self.record.error(f"transport: {type(err).__name__}")
+            return None
+        if answer.status_code == 200:
+            return {"type": "ack", "id": key, "seq": answer.json()["seq"]}
+        return {"type": "error", "id": key, "error": {"code": _code(answer)}}
 
     def _choose(self, view: dict) -> dict:
         """A command from `legal`: in a block window a player mostly passes (PASS_SHARE), as
