@@ -27,6 +27,7 @@ export function cookie(name) {
 }
 
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
+const BUSY_RETRIES = 3;
 
 export async function api(path, { method = "GET", body, key } = {}) {
   const headers = { Accept: "application/json" };
@@ -38,10 +39,17 @@ export async function api(path, { method = "GET", body, key } = {}) {
   if (!SAFE.has(method)) headers["X-CSRFToken"] = cookie("csrftoken") || "";
   if (key) headers["Idempotency-Key"] = key;
   let response;
-  try {
-    response = await fetch(path, init);
-  } catch (err) {
-    throw new ApiError(0, "network", String(err && err.message ? err.message : err));
+  for (let busy = 0; ; busy++) {
+    try {
+      response = await fetch(path, init);
+    } catch (err) {
+      throw new ApiError(0, "network", String(err && err.message ? err.message : err));
+    }
+    // 503 `unavailable` (overload): again after its Retry-After, a few times (README). Safe
+    // for a command too: it carries its Idempotency-Key.
+    const wait = Number(response.headers.get("Retry-After"));
+    if (response.status !== 503 || !wait || busy >= BUSY_RETRIES) break;
+    await new Promise((done) => setTimeout(done, wait * 1000));
   }
   const data = await readJson(response);
   if (!response.ok) {

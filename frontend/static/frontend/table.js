@@ -100,7 +100,9 @@ async function submit(command) {
     try {
       return await overSocket(socket, key, command);
     } catch (error) {
-      if (error.code) throw error; // the service's answer, not a lost socket
+      // The service's answer, not a lost socket; `unavailable` (overload) goes on to REST,
+      // which waits out Retry-After under the same key.
+      if (error.code && error.code !== "unavailable") throw error;
     }
   }
   const answer = await api(`/api/games/${gameId}/commands/`, { method: "POST", body: command, key });
