@@ -58,6 +58,7 @@ from games.engine.events import AWAY_EVENTS
 from games.engine.state import VACATION
 from games.errors import ApiError, not_found, stale_seq
 from games.models import Game, GameEvent, GameProjection, IdempotentAnswer, SealedPass
+from games.notifications import derive
 from games.notifications import runner as notifications
 from games.projections import project_batch, refresh_deadline
 from games.selectors import game_view, seat_of
@@ -375,7 +376,7 @@ def _append(game_id: int, proj: GameProjection | None, before: GameState | None,
     """Append the batches of `runs` (each of one `at`), project them as one batch, and after
     COMMIT broadcast them together (with `sealed`, the passes sealed in the window left open
     at the new seq: each passer's own view shows his) and schedule the next deadline."""
-    head = proj.seq if proj is not None else 0
+    head = head_before = proj.seq if proj is not None else 0
     head_hash = proj.head_hash if proj is not None else event_store.GENESIS
     rows: list[GameEvent] = []
     for at, batch in runs:
@@ -387,8 +388,10 @@ def _append(game_id: int, proj: GameProjection | None, before: GameState | None,
                          head_seq=head, head_hash=head_hash, at=runs[-1][0],
                          deadline_state=deadline_state,
                          acted_at=_last_human_act(before, runs, after))  # fmt: skip
+    answered = frozenset(e.data["seat"] for e in sealed)
+    told = derive.at_commit(game_id, head_before, before, runs, proj, answered)
     passes = [e.data for e in sealed]
     transaction.on_commit(lambda: notify.broadcast(game_id, rows, proj, passes))
     transaction.on_commit(lambda: deadlines.schedule(game_id, proj))  # R21, bots
-    transaction.on_commit(lambda: notifications.schedule(game_id))
+    transaction.on_commit(lambda: notifications.after_commit(game_id, told))
     return Committed(game_id, head, after, proj.deadline_at)

@@ -8,9 +8,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from games.notifications.push import user_group
+from games.notifications.push import unread, user_group
 
 NOT_AUTHENTICATED = 4401
 
@@ -23,7 +24,7 @@ class MeConsumer(AsyncWebsocketConsumer):
         if user is None or not user.is_authenticated:
             await self.close(code=NOT_AUTHENTICATED)
             return
-        self.group = user_group(user.pk)
+        self.user_id, self.group = user.pk, user_group(user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
 
     async def disconnect(self, code: int) -> None:
@@ -34,6 +35,7 @@ class MeConsumer(AsyncWebsocketConsumer):
         return  # nothing to ask: the REST routes answer
 
     async def user_notification(self, message: dict[str, Any]) -> None:
+        count = await database_sync_to_async(unread)(self.user_id)
         await self.send(text_data=json.dumps({"type": "notification",
                                               "notification": message["notification"],
-                                              "unread": message["unread"]}))  # fmt: skip
+                                              "unread": count}))  # fmt: skip

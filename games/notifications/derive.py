@@ -1,8 +1,11 @@
-"""Events → notifications. `derive_game(game_id)` turns every committed event past the game's
-cursor into notification rows, batch by batch (the events of one commit share their `at`, as
-in games.projections.rebuild_game), under the cursor's row lock, so a task that runs twice, or
-the sweeper beside it, creates nothing twice; the unique (user, kind, game, seq) is the last
-guard. Who is told what (R19, R23: nothing anyone may not know already):
+"""Events → notifications. Normally in the very transaction that appends them: `at_commit`
+(called by games.services for every append) tells the batches it appends and moves the game's
+cursor past them, so nothing is late, nothing is told twice, and no task runs per move.
+`derive_game(game_id)` is the fallback for events past the cursor that were not told so (a
+cursor left behind: older data, an import), batch by batch (the events of one commit share
+their `at`, as in games.projections.rebuild_game), under the cursor's row lock, so a task that
+runs twice, or the sweeper beside it, creates nothing twice; the unique (user, kind, game,
+seq) is the last guard. Who is told what (R19, R23: nothing anyone may not know already):
 
 - `your_turn` / `block_window`: the human seats the state awaits after a batch that asked
   something new (every batch but a run of sealed passes). A block window asks every other
@@ -35,6 +38,7 @@ from games.models import (
     Notification,
     NotificationCursor,
 )  # fmt: skip
+from games.notifications import outbox
 from games.projections import NOT_A_NEW_DECISION
 
 YOUR_TURN, BLOCK_WINDOW, DEADLINE_SOON = "your_turn", "block_window", "deadline_soon"
@@ -68,6 +72,67 @@ def told_in_batch(events: list[Event], first_seq: int, after: GameState,
         out += [Told(seat, kind, last) for seat in after.awaiting
                 if seat not in answered and not after.plays_bot(seat)]  # fmt: skip
     return [t for t in out if not after.bots[t.seat] and after.names[t.seat]]
+
+
+@dataclass
+class Derived:
+    """What a transaction told: the new rows (pushed and mailed after COMMIT), the outbox rows
+    to send at once, and the pending decision's reminder."""
+
+    created: list[Notification]
+    mail_ids: list[int]
+    reminder: DeadlineReminder | None
+
+
+def at_commit(game_id: int, head_before: int, before: GameState | None,
+              runs: list[tuple[datetime, list[Event]]], proj: GameProjection,
+              answered: frozenset[int]) -> Derived | None:  # fmt: skip
+    """Inside the transaction that appends `runs` after `head_before` (the game's row locked):
+    their notifications, their mail rows and the new decision's reminder, and the cursor moved
+    to the new head. `answered`: the seats whose pass is sealed in the window left open (R19).
+    None when the cursor is behind `head_before` (events not told yet): the derive task then
+    tells everything past the cursor, these batches included."""
+    cursors = NotificationCursor.objects.filter(game_id=game_id, seq=head_before)
+    if not cursors.update(seq=proj.seq):
+        if head_before:
+            return None
+        NotificationCursor.objects.create(game_id=game_id, seq=proj.seq)  # a new game
+    told: list[tuple[Told, datetime]] = []
+    state, first = before, head_before + 1
+    for n, (at, events) in enumerate(runs):
+        state = fold(events, state)
+        last = n == len(runs) - 1
+        told += [(t, at) for t in told_in_batch(events, first, state,
+                                                 answered if last else frozenset())]  # fmt: skip
+        first += len(events)
+    assert state is not None
+    names = {state.names[t.seat] for t, _ in told}
+    accounts = (get_user_model().objects.filter(username__in=names)
+                .values_list("username", "pk", "notification_prefs__email_mode",
+                             "notification_prefs__email") if names else [])  # fmt: skip
+    users = {name: pk for name, pk, *_ in accounts}
+    # New rows only: the batches' seqs are new, and a derive task holding the cursor's lock
+    # tells committed events only, so nothing can collide.
+    created = Notification.objects.bulk_create(
+        Notification(user_id=users[state.names[t.seat]], kind=t.kind, game_id=game_id,
+                     seq=t.seq, at=at)
+        for t, at in told if state.names[t.seat] in users
+    )  # fmt: skip
+    reminder = None
+    due = reminder_due(proj)
+    if due is not None and not all(state.bots):
+        reminder = DeadlineReminder.objects.create(game_id=game_id, seq=proj.seq, remind_at=due)
+    immediate = {pk for _, pk, mode, email in accounts if mode == "immediate" and email}
+    return Derived(created, outbox.enqueue(created, immediate), reminder)
+
+
+def _users(state: GameState, told: list[tuple[Told, datetime]]) -> dict[str, int]:
+    """The told seats' accounts by name (an imported game's player may have none here)."""
+    names = {state.names[t.seat] for t, _ in told}
+    if not names:
+        return {}
+    return dict(get_user_model().objects.filter(username__in=names)
+                .values_list("username", "pk"))  # fmt: skip
 
 
 def state_at(game_id: int, seq: int) -> GameState | None:
@@ -112,8 +177,7 @@ def derive_game(game_id: int) -> tuple[list[Notification], DeadlineReminder | No
 def _create(
     game_id: int, state: GameState, told: list[tuple[Told, datetime]]
 ) -> list[Notification]:
-    names = {state.names[t.seat] for t, _ in told}
-    users = dict(get_user_model().objects.filter(username__in=names).values_list("username", "pk"))
+    users = _users(state, told)
     created = []
     for t, at in told:
         user_id = users.get(state.names[t.seat])

@@ -43,18 +43,24 @@ def prefs_of(user_id: int) -> NotificationPrefs:
     )
 
 
-def enqueue(rows: list[Notification]) -> list[int]:
+def enqueue(rows: list[Notification], wanted: set[int] | None = None) -> list[int]:
     """Outbox rows for the new notifications of users who want each mail at once (inside the
-    notifications' transaction: a crash after COMMIT leaves them to the sweeper)."""
-    ids = []
-    for row in rows:
-        prefs = prefs_of(row.user_id)
-        if prefs.email_mode == "immediate" and prefs.email:
-            mail, _ = OutboxMail.objects.get_or_create(
-                notification=row, defaults={"user_id": row.user_id}
-            )
-            ids.append(mail.pk)
-    return ids
+    notifications' transaction: a crash after COMMIT leaves them to the sweeper). `wanted`:
+    those users' ids, when the caller has read them already; else one read of the
+    preferences. The rows are new, so their mails are too."""
+    if not rows:
+        return []
+    if wanted is None:
+        users = {row.user_id for row in rows}
+        immediate = NotificationPrefs.objects.filter(user_id__in=users, email_mode="immediate",
+                                                     email__gt="")  # fmt: skip
+        wanted = set(immediate.values_list("user_id", flat=True))
+    if not wanted:
+        return []
+    mails_ = OutboxMail.objects.bulk_create(
+        OutboxMail(notification=row, user_id=row.user_id) for row in rows if row.user_id in wanted
+    )
+    return [mail.pk for mail in mails_]
 
 
 def claim(mail_id: int) -> bool:

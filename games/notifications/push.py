@@ -29,10 +29,11 @@ def unread(user_id: int) -> int:
 
 
 def push(rows: list[Notification]) -> None:
+    """Each row to its user's group; the unread count is read by each listening socket
+    (games.notifications.consumer), so a move nobody's bell listens to reads nothing."""
     layer = get_channel_layer()
     for row in rows:
-        message = {"type": "user.notification", "notification": payload(row),
-                   "unread": unread(row.user_id)}  # fmt: skip
+        message = {"type": "user.notification", "notification": payload(row)}
         try:
             async_to_sync(layer.group_send)(user_group(row.user_id), message)
         except Exception:

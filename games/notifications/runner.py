@@ -1,7 +1,8 @@
-"""When notifications are made and mailed. At commit of every game append, games.services
-calls `schedule`, which sends the `derive` task (Celery, as games.deadlines.schedule sends
-`advance`); the task derives, pushes, and sends one `mail` task per outbox row and a `remind`
-task with an ETA at the pending decision's 80 %. `sweep` (celery beat, every 5 s) is the
+"""When notifications are made and mailed. Every game append tells its notifications in its
+own transaction (games.notifications.derive.at_commit); after COMMIT `after_commit` pushes them,
+sends one `mail` task per outbox row and a `remind` task with an ETA at the pending decision's
+80 %. A game whose cursor was behind gets the `derive` task instead, which tells everything
+past the cursor the same way. `sweep` (celery beat, every 5 s) is the
 guarantee behind each fast path: games not derived yet, reminders due, mails left pending,
 senders that died (their rows are marked lost), presence rows that stopped beating. Without
 Celery (`make run`, the browser tests) `start_runner` sweeps in a thread of the web process:
@@ -46,9 +47,15 @@ def _send(name: str, *args, eta=None) -> bool:
     return True
 
 
-def schedule(game_id: int) -> None:
-    """After COMMIT of a game's events: derive their notifications (fast path)."""
-    _send(DERIVE_TASK, game_id)
+def after_commit(game_id: int, derived: deriving.Derived | None) -> None:
+    """After COMMIT of a game's events: push and mail what their transaction told, and set
+    the reminder's task; None (the cursor was behind): the derive task tells it all."""
+    if derived is None:
+        _send(DERIVE_TASK, game_id)
+        return
+    _after(derived.created, derived.mail_ids)
+    if derived.reminder is not None:
+        _schedule_reminder(derived.reminder)
 
 
 def derive(game_id: int) -> int:

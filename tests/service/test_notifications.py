@@ -10,6 +10,7 @@ import re
 import tempfile
 import time
 from collections.abc import Callable
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -219,8 +220,6 @@ def test_one_insert_renews_every_open_socket_of_a_process(settings, django_asser
     """A socket's presence beat was a SELECT and an UPDATE of its own every 20 s: at 600
     sockets, 30 writes a second. A process now renews all its sockets at once, and a row the
     sweeper removed after a missed beat comes back."""
-    from datetime import timedelta
-
     from games.notifications import presence
 
     settings.SEJMI_ALLOW_RIGGED = True
@@ -434,13 +433,64 @@ def test_the_me_page_sets_the_mail_preferences_in_czech(client, django_user_mode
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_commit_tells_its_notifications_in_its_own_transaction(settings):
+    """No task per move: the join that starts the game has created anna's `your_turn` (and its
+    reminder row) by the time its answer returns, with no worker running. (The derive task per
+    commit cost the workers 10-20 ms of CPU per move in bench-load.)"""
+    from games.models import DeadlineReminder, NotificationCursor
+
+    settings.CELERY_DEADLINES, settings.SEJMI_ALLOW_RIGGED = False, True  # no worker at all
+    anna = player()
+    gid = _lobby(anna)
+    _join(player(None), gid, 1)
+    assert kinds(anna, gid) == ["your_turn"]
+    head = anna.get(f"/api/games/{gid}/").json()["seq"]
+    assert NotificationCursor.objects.get(game_id=gid).seq == head
+    assert DeadlineReminder.objects.filter(game_id=gid, seq=head).exists()
+
+
+def _left_behind(gid: int) -> None:
+    """As if the game's events had been committed without being told (older data)."""
+    from games.models import NotificationCursor
+
+    Notification.objects.filter(game_id=gid).delete()
+    NotificationCursor.objects.filter(game_id=gid).update(seq=0)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_cursor_left_behind_is_caught_up_by_the_derive_path_once(settings):
+    """A commit tells its own batches only when the cursor stands at the head before it; else
+    it leaves everything to the derive task (or the sweeper), which tells each thing once."""
+    from games.models import GameProjection, NotificationCursor
+
+    settings.CELERY_DEADLINES, settings.SEJMI_ALLOW_RIGGED = False, True
+    anna, ben = player(), player(None)
+    gid = _lobby(anna)
+    _join(ben, gid, 1)
+    _left_behind(gid)
+    legal = anna.get(f"/api/games/{gid}/").json()["legal"]
+    send(anna, gid, next(c for c in legal if c["type"] == "play"))
+    assert kinds(anna, gid) == [] and kinds(ben, gid) == [], "not told at commit: behind"
+    GameProjection.objects.filter(game_id=gid).update(
+        updated_at=timezone.now() - runner.SWEEP_MIN_AGE - timedelta(seconds=1)
+    )
+    runner.sweep()
+    runner.sweep()  # a second sweep finds nothing more to tell
+    assert "your_turn" in kinds(anna, gid) and kinds(ben, gid) != []
+    head = anna.get(f"/api/games/{gid}/").json()["seq"]
+    assert NotificationCursor.objects.get(game_id=gid).seq == head
+    mover = next(c for c in (anna, ben) if c.get(f"/api/games/{gid}/").json()["legal"])
+    send(mover, gid, mover.get(f"/api/games/{gid}/").json()["legal"][0])
+    head = anna.get(f"/api/games/{gid}/").json()["seq"]
+    assert NotificationCursor.objects.get(game_id=gid).seq == head, "caught up: told at commit"
+
+
+@pytest.mark.django_db(transaction=True)
 def test_the_sweeper_leaves_fresh_events_to_their_own_derive_task(settings):
-    """Under load the derive tasks queue up, and the sweeper (every 5 s) derived every game
+    """Under load the derive tasks queued up, and the sweeper (every 5 s) derived every game
     they had not reached yet as well: 40 % of the workers' time in bench-load. It takes only
     games whose events are older than its minimum age; `make run`'s thread (no Celery) takes
     every game at once."""
-    from datetime import timedelta
-
     from games.models import GameProjection
     from games.notifications import derive as deriving
 
@@ -448,6 +498,7 @@ def test_the_sweeper_leaves_fresh_events_to_their_own_derive_task(settings):
     anna = player()
     gid = _lobby(anna)
     _join(player(None), gid, 1)
+    _left_behind(gid)
     assert gid not in deriving.behind(runner.SWEEP_MIN_AGE), "fresh: its task's"
     assert gid in deriving.behind(timedelta(0))
     GameProjection.objects.filter(game_id=gid).update(
