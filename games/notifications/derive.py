@@ -22,7 +22,7 @@ from datetime import datetime, timedelta
 from itertools import groupby
 
 from django.contrib.auth import get_user_model
-from django.db.models import F, Q
+from django.db.models import F, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from games import event_store, sealing
@@ -213,7 +213,11 @@ def reminder_due(proj: GameProjection | None) -> datetime | None:
 def remind(game_id: int, seq: int) -> list[Notification] | None:
     """`deadline_soon` for the decision pending at (game, seq), once it is due: to each human
     seat still awaited (a seat whose pass is sealed has answered: R19, only he knows). Returns
-    the new rows, or None when it is not due yet (the reminder is moved to the new time)."""
+    the new rows, or None when it is not due yet (the reminder is moved to the new time).
+    Most decisions are answered before their 80 %: one read tells, and the sweeper marks such
+    reminders done in bulk (`settle_moot`)."""
+    if not GameProjection.objects.filter(game_id=game_id, seq=seq).exists():
+        return []  # moved on
     reminder = (DeadlineReminder.objects.select_for_update()
                 .filter(game_id=game_id, seq=seq, done=False).first())  # fmt: skip
     if reminder is None:
@@ -233,6 +237,13 @@ def remind(game_id: int, seq: int) -> list[Notification] | None:
     told = [(Told(seat, DEADLINE_SOON, seq), now) for seat in state.awaiting
             if not state.bots[seat]]  # fmt: skip
     return _create(game_id, state, told)
+
+
+def settle_moot(now: datetime) -> int:
+    """Due reminders of decisions the game has moved on from: done, in one statement."""
+    head = GameProjection.objects.filter(game_id=OuterRef("game_id")).values("seq")[:1]
+    return (DeadlineReminder.objects.filter(done=False, remind_at__lte=now)
+            .exclude(seq=Subquery(head)).update(done=True))  # fmt: skip
 
 
 def behind(min_age: timedelta = timedelta(0), limit: int = 100) -> list[int]:

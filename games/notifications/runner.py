@@ -105,7 +105,9 @@ def sweep(min_age: timedelta = SWEEP_MIN_AGE) -> int:
     done = 0
     for game_id in deriving.behind(min_age):
         done += _guarded(derive, game_id)
-    due = DeadlineReminder.objects.filter(done=False, remind_at__lte=timezone.now())
+    now = timezone.now()
+    deriving.settle_moot(now)
+    due = DeadlineReminder.objects.filter(done=False, remind_at__lte=now)
     for game_id, seq in due.values_list("game_id", "seq")[:100]:
         done += _guarded(remind, game_id, seq)
     for mail_id in outbox.overdue(min_age):
