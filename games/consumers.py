@@ -11,7 +11,6 @@ import json
 from collections import OrderedDict
 from typing import Any
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import DatabaseError
 
@@ -24,6 +23,7 @@ from games.engine.events import BLOCK_PASSED
 from games.errors import ApiError
 from games.notifications.presence import Tracker
 from games.notify import group_name
+from games.socket_db import socket_db
 from games.socket_frames import FrameError, SocketCommand, read_frame
 
 NOT_FOUND = 4404  # the close code of an unknown game or path (README, Live stream)
@@ -118,7 +118,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         # arrives (and one already in the view is skipped by seq), instead of being missed.
         await self.channel_layer.group_add(self.group, self.channel_name)
         try:
-            view = await database_sync_to_async(spectating.game_detail)(self.game_id, self.user)
+            view = await socket_db(spectating.game_detail)(self.game_id, self.user)
         except ApiError:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await close_as_not_found(self)
@@ -143,7 +143,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self._send(bad.payload())
             return
         if isinstance(request, SocketCommand):
-            await self._send(await database_sync_to_async(self._command)(request))
+            await self._send(await socket_db(self._command)(request))
         else:
             await self._resync(request.after)
 
@@ -152,7 +152,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         # Not sent yet: what precedes the run (a client that loaded before this socket opened)
         # and what follows it. One read, at one projection.
         spans = ((after, self.first_sent - 1), (max(after, self.last_sent), None))
-        events, view = await database_sync_to_async(self._read)(spans)
+        events, view = await socket_db(self._read)(spans)
         await self._send_events(events)
         await self._send({"type": "view", "view": view})
         self.first_sent = min(self.first_sent, after + 1)
@@ -183,7 +183,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels closes old DB connections before every message (a hop to the sync thread);
         # a broadcast batch needs no database unless it heals a gap, which goes through
-        # database_sync_to_async and closes them itself. 500 spectators: 500 hops saved.
+        # socket_db and closes them itself. 500 spectators: 500 hops saved.
         if message["type"] == "game.committed":
             await self.game_committed(message)
         else:
@@ -201,7 +201,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         first = message["events"][0]["seq"]
         if first > self.last_sent + 1:
-            events, _ = await database_sync_to_async(self._read)(((self.last_sent, first - 1),))
+            events, _ = await socket_db(self._read)(((self.last_sent, first - 1),))
             await self._send_events(events)
         viewer = selectors.seat_of(state, self.user)
         for frame in _frames(message, state, viewer, self.last_sent):
@@ -216,7 +216,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             return  # the shown moment has not moved (or a resync answer went past it)
         if batch.first > self.last_sent + 1:
             shown = spectating.Shown(batch.seq, batch.state)
-            events = await database_sync_to_async(spectating.shown_events)(
+            events = await socket_db(spectating.shown_events)(
                 self.game_id, shown, self.last_sent, batch.first - 1
             )
             await self._send_events(events)
@@ -232,7 +232,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         name = getattr(self.user, "username", None)
         if not name or name not in message["names"] or message["seq"] < self.last_sent:
             return
-        events, view = await database_sync_to_async(self._read)(((self.last_sent, None),))
+        events, view = await socket_db(self._read)(((self.last_sent, None),))
         await self._send_events(events)
         await self._send({"type": "view", "view": view})
         self.last_sent = max(self.last_sent, view["seq"])

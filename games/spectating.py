@@ -30,13 +30,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from channels.db import database_sync_to_async
-
 from games import selectors
 from games.engine import GameState
 from games.engine.events import GAME_STARTED
 from games.engine.state import ACTIVE
 from games.models import GameEvent, GameProjection
+from games.socket_db import socket_db
 
 
 @dataclass(frozen=True)
@@ -191,7 +190,7 @@ async def delayed_batch(message: dict[str, Any], present: GameState) -> DelayedB
     key = (message["game"], message["seq"])
     task = _BATCHES.get(key)
     if task is None:
-        task = asyncio.ensure_future(database_sync_to_async(_compute)(message, present))
+        task = asyncio.ensure_future(socket_db(_compute)(message, present))
         _BATCHES[key] = task
         while len(_BATCHES) > 64:
             _BATCHES.popitem(last=False)

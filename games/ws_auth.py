@@ -8,15 +8,15 @@ import re
 from urllib.parse import parse_qs
 
 from channels.auth import AuthMiddlewareStack
-from channels.db import database_sync_to_async
 from django.contrib.auth.models import AnonymousUser
 
+from games.socket_db import socket_db
 from games.tickets import ticket_redeem
 
 TOKEN = re.compile(r"[0-9a-f]{40}")
 
 
-@database_sync_to_async
+@socket_db
 def _user_for_token(key: str):
     from rest_framework.authtoken.models import Token
 
@@ -31,7 +31,7 @@ class TokenAuthMiddleware:
     async def __call__(self, scope, receive, send):
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
         if query.get("ticket"):
-            user = await database_sync_to_async(ticket_redeem)(query["ticket"][0])
+            user = await socket_db(ticket_redeem)(query["ticket"][0])
             scope = dict(scope, user=user or AnonymousUser())
         elif key := _token_from(scope, query):
             scope = dict(scope, user=await _user_for_token(key) or AnonymousUser())

@@ -8,10 +8,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from games.notifications.push import unread, user_group
+from games.socket_db import socket_db
 
 NOT_AUTHENTICATED = 4401
 
@@ -35,7 +35,7 @@ class MeConsumer(AsyncWebsocketConsumer):
         return  # nothing to ask: the REST routes answer
 
     async def user_notification(self, message: dict[str, Any]) -> None:
-        count = await database_sync_to_async(unread)(self.user_id)
+        count = await socket_db(unread)(self.user_id)
         await self.send(text_data=json.dumps({"type": "notification",
                                               "notification": message["notification"],
                                               "unread": count}))  # fmt: skip

@@ -10,10 +10,10 @@ import contextlib
 import weakref
 from datetime import timedelta
 
-from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from games.models import Presence
+from games.socket_db import socket_db
 
 HEARTBEAT_S = 20
 TTL = timedelta(seconds=60)  # three missed heartbeats
@@ -50,7 +50,7 @@ async def _beat_forever(live: dict[str, Tracker]) -> None:
         rows = [t.row for t in live.values()]
         if rows:
             with contextlib.suppress(Exception):  # a missed beat only shortens the presence
-                await database_sync_to_async(beat)(rows)
+                await socket_db(beat)(rows)
 
 
 class Tracker:
@@ -69,7 +69,7 @@ class Tracker:
     async def enter(self) -> None:
         if self.user_id is None:
             return
-        await database_sync_to_async(beat)([self.row])
+        await socket_db(beat)([self.row])
         loop = asyncio.get_running_loop()
         live = _LIVE.setdefault(loop, {})
         live[self.channel] = self
@@ -81,7 +81,7 @@ class Tracker:
             return
         _LIVE.get(asyncio.get_running_loop(), {}).pop(self.channel, None)
         with contextlib.suppress(Exception):  # unreachable database: the row expires (TTL)
-            await database_sync_to_async(_gone)(self.channel)
+            await socket_db(_gone)(self.channel)
 
 
 def has_open(user_id: int, game_id: int) -> bool:

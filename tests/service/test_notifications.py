@@ -201,6 +201,7 @@ async def test_no_mail_while_the_players_game_socket_is_open(notifying):
     gid = await sync_to_async(_lobby)(anna)
     sock = WebsocketCommunicator(_asgi(), f"/ws/games/{gid}/", headers=_auth(anna))
     assert (await sock.connect(timeout=5))[0]
+    assert (await sock.receive_json_from(timeout=5))["type"] == "view"  # sent after its presence
     assert await sync_to_async(Presence.objects.filter(game_id=gid).count)() == 1
 
     await sync_to_async(_join)(ben, gid, 1)

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from contextlib import asynccontextmanager, contextmanager
@@ -12,7 +13,9 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.db import connection, connections
 from django.test import Client
+from psycopg_pool import PoolTimeout
 
+from games import socket_db
 from games.engine.errors import Code
 from games.ws_guard import TRY_AGAIN_LATER
 from tests.service.test_socket_commands import send_command
@@ -29,36 +32,38 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @contextmanager
 def exhausted_pool():
-    """Every connection of this process's PostgreSQL pool held by other threads; yields the
-    pool's options."""
+    """Every connection of this process's PostgreSQL pool taken (and the pool at its maximum
+    size); yields the pool's options."""
     pool_options = connection.settings_dict["OPTIONS"]["pool"]
     connection.close()  # this thread's connection back to the pool: the request will need one
-    stats = connection.pool.get_stats()  # other threads (a fixture's, the ORM's) may hold some
-    hold = pool_options["max_size"] - (stats["pool_size"] - stats["pool_available"])
-    held, release = threading.Semaphore(0), threading.Event()
-
-    def holder() -> None:
-        connections["default"].ensure_connection()  # this thread's own connection, from the pool
-        held.release()
-        release.wait(30)
-        connections.close_all()
-
-    threads = [threading.Thread(target=holder) for _ in range(hold)]
-    for thread in threads:
-        thread.start()
+    pool, taken = connection.pool, []
     try:
-        for _ in threads:
-            assert held.acquire(timeout=30), "every connection of the pool taken"
+        while True:
+            try:
+                taken.append(pool.getconn(timeout=0.5))
+            except PoolTimeout:
+                break
+        assert len(taken) >= 1
         yield pool_options
     finally:
-        release.set()
-        for thread in threads:
-            thread.join(30)
+        for conn in taken:
+            pool.putconn(conn)
 
 
 @asynccontextmanager
 async def exhausted_pool_async():
-    """`exhausted_pool` around async code: the ORM's thread gives its connection back."""
+    """`exhausted_pool` around async code: the ORM's thread and every socket thread
+    (games.socket_db) give their connections back first."""
+    threads = socket_db.EXECUTOR._max_workers
+    everyone = threading.Barrier(threads)
+
+    def let_go() -> None:  # each thread of the pool at once: none runs two of these
+        connections.close_all()
+        everyone.wait(10)
+
+    loop = asyncio.get_running_loop()
+    await asyncio.gather(*(loop.run_in_executor(socket_db.EXECUTOR, let_go)
+                           for _ in range(threads)))  # fmt: skip
     held = exhausted_pool()
     await sync_to_async(held.__enter__)()
     try:

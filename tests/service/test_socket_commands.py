@@ -16,6 +16,7 @@ from tests.service.test_websockets import (  # noqa: F401 (fixtures)
     PLAY,
     TIMEOUT,
     change,
+    new_table,
     rest,
     rest_events,
     sockets,
@@ -240,3 +241,47 @@ async def test_r19_a_sealed_pass_carried_to_a_new_seq_stays_in_its_owners_view(t
     assert shown["phase"] == "block" and shown["seq"] > played["seq"]
     assert shown["legal"] == [], "his carried pass is in his view"
     assert shown == await rest(table, 1, f"/api/games/{table.gid}/")
+
+
+async def test_a_command_waiting_for_its_games_lock_does_not_hold_another_games_socket(
+    table, sockets, make_player
+):
+    """Channels runs a process's database calls on one thread unless told otherwise: every
+    socket's commands, reads and presence beats queued behind each other, and a command
+    waiting for a busy game's row lock held every other socket of the process (bench-load at
+    200 games: p50 0.8 s). Game A's row is locked here; B's command must not wait for it."""
+    import threading
+
+    from django.db import connections, transaction
+
+    from games.models import GameProjection
+
+    other = await sync_to_async(new_table)(make_player)
+    a, a_view = await sockets(table.gid, table.tokens[0])
+    b, b_view = await sockets(other.gid, other.tokens[0])
+    locked, release = threading.Event(), threading.Event()
+
+    def hold_a() -> None:
+        with transaction.atomic():
+            GameProjection.objects.select_for_update().get(game_id=table.gid)
+            locked.set()
+            release.wait(30)
+        connections.close_all()
+
+    holder = threading.Thread(target=hold_a)
+    holder.start()
+    try:
+        assert await asyncio.to_thread(locked.wait, 10)
+        await a.send_json_to({"type": "command", "id": "a1",
+                              "command": {"expected_seq": a_view["seq"], **PLAY}})  # fmt: skip
+        await asyncio.sleep(0.2)  # A's command is waiting for the lock now
+        answer = await asyncio.wait_for(
+            send_command(b, "b1", {"expected_seq": b_view["seq"], **PLAY}), timeout=3
+        )
+        assert answer["type"] == "ack", answer
+    finally:
+        release.set()
+        await asyncio.to_thread(holder.join, 30)
+    answer = await asyncio.wait_for(send_command(a, "a1", {"expected_seq": a_view["seq"], **PLAY}),
+                                    timeout=TIMEOUT)  # fmt: skip
+    assert answer["type"] == "ack", answer  # A's own, once the lock was let go (same id)

@@ -55,6 +55,11 @@ class Table:
 @pytest.fixture
 def table(settings, make_player) -> Table:
     settings.SEJMI_ALLOW_RIGGED = True
+    return new_table(make_player)
+
+
+def new_table(make_player) -> Table:
+    """A rigged three-seat game of new players (the `table` fixture's; SEJMI_ALLOW_RIGGED on)."""
     seats = [make_player() for _ in range(3)]
     rig = {"hands": HANDS, "deck": DECK, "first": 0}
     created = seats[0].post("/api/games/", {"seats": 3, "options": OPTIONS, "rig": rig},
