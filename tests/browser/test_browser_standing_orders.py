@@ -60,3 +60,9 @@ def test_the_order_control_in_czech(make_player, open_page):
     page.get_by_role("button", name="Uložit výchozí pokyn").click()
     page.wait_for_selector(".standing-order [role=status]:has-text('Uloženo.')")
     assert jan.get("/api/me/standing-order/")["block"] == "duel_against_me"
+    # The mail mode's radios sit beside their labels (they were stretched across the panel,
+    # each label under its own radio, by the text fields' full width).
+    for mode in ("immediate", "digest", "off"):
+        radio = page.locator(f"input[name=email_mode][value={mode}]").bounding_box()
+        label = page.locator(f"label:has(input[name=email_mode][value={mode}])").bounding_box()
+        assert radio["width"] < 40 and abs(label["y"] - radio["y"]) < 20, (mode, radio, label)
