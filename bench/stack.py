@@ -256,6 +256,8 @@ def running(*, redis_port: int, nodes: int, web_workers: int, celery_workers: in
     """Start everything (a fresh database first), yield the Stack, stop everything after.
     sweep: "runner" as shipped (beat and `manage.py run_deadlines`), or "beat" (beat alone:
     deadlines then depend on the broker, as before run_deadlines; a comparison)."""
+    # As docker-compose: with the runner, no Celery ETA task for a clock's deadline (settings).
+    os.environ["SEJMI_DEADLINE_RUNNER"] = "1" if sweep == "runner" else "0"
     stack = Stack(Redis(redis_port), [WebNode(chr(ord("a") + i), web_workers)
                                       for i in range(nodes)], [], beat(),
                   deadline_runner() if sweep == "runner" else None)  # fmt: skip

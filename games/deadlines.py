@@ -125,6 +125,8 @@ def schedule(game_id: int, proj: GameProjection) -> bool:
     timeout, so such a task would only come back again and again."""
     if proj.deadline_at is None or not settings.CELERY_DEADLINES:
         return False
+    if settings.SEJMI_DEADLINE_RUNNER and proj.deadline_kind != DeadlineKind.BOT:
+        return False  # `manage.py run_deadlines` applies it when due (settings)
     if proj.deadline_at - timezone.now() > horizon(app):
         return False
     try:

@@ -237,6 +237,12 @@ else:  # `make run`: one process, no external service
 # Deadlines and bot moves: Celery tasks at commit (fast path) plus a beat sweeper (the
 # guarantee); `make run` has neither and sweeps in a thread of the web process.
 CELERY_DEADLINES = bool(REDIS_URL) and not SEJMI_INPROCESS_RUNNER
+# SEJMI_DEADLINE_RUNNER=1: `manage.py run_deadlines` runs beside the workers (docker-compose, the
+# bench stack) and applies every clock's deadline from PostgreSQL within 0.2 s, so no Celery ETA
+# task is sent for those: one per move, held by the worker until due and then mostly finding the
+# game moved on (a sixth of the workers' CPU and one publish per move in bench-load). Bot moves
+# still go to Celery at once. Unset: the ETA tasks are the fast path, beat's sweep the guarantee.
+SEJMI_DEADLINE_RUNNER = os.environ.get("SEJMI_DEADLINE_RUNNER") == "1"
 CELERY_TASK_SERIALIZER = CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_IGNORE_RESULT = True

@@ -88,3 +88,33 @@ def test_the_runners_move_the_bots_without_a_worker(make_player, runners):
     assert [e["seq"] for e in log] == list(range(1, final["seq"] + 1))
     audit = host.get(f"/api/games/{gid}/audit/").json()
     assert audit["chain_ok"] and audit["replay_ok"]
+
+
+def test_with_the_runner_deployed_no_celery_task_waits_for_a_clock(settings, monkeypatch,
+                                                                  make_player):  # fmt: skip
+    """SEJMI_DEADLINE_RUNNER=1 (docker-compose, the bench stack): the runner applies every
+    clock's deadline, so a move sends no ETA task to wait for it (one per move, held by the
+    worker and then mostly moot: a sixth of the workers' CPU in bench-load). A bot's move still
+    goes to Celery at once; without the runner the clock's task is sent as before."""
+    from games import deadlines
+    from games.models import GameProjection
+    from sejmi.celery import app
+
+    sent = []
+    monkeypatch.setattr(app.tasks[deadlines.ADVANCE_TASK], "apply_async",
+                        lambda args, eta: sent.append((args, eta)))  # fmt: skip
+    settings.SEJMI_ALLOW_RIGGED, settings.CELERY_DEADLINES = True, True
+    alice, bob = make_player("alice"), make_player("bob")
+    gid = start_game(alice, [bob], seats=2, options={"turn_deadline_s": 600}, rig={"first": 0})
+    proj = GameProjection.objects.get(game_id=gid)
+    assert proj.deadline_kind == deadlines.DeadlineKind.TURN
+
+    settings.SEJMI_DEADLINE_RUNNER = True
+    sent.clear()  # what the set-up's commits sent
+    assert deadlines.schedule(gid, proj) is False and sent == []
+    proj.deadline_kind, proj.deadline_at = deadlines.DeadlineKind.BOT, proj.decision_since
+    assert deadlines.schedule(gid, proj) is True and len(sent) == 1
+
+    settings.SEJMI_DEADLINE_RUNNER = False
+    proj.refresh_from_db()
+    assert deadlines.schedule(gid, proj) is True and len(sent) == 2
