@@ -77,6 +77,52 @@ def test_two_runners_without_redis_time_a_block_window_out_once(rigged, make_pla
     assert [e["type"] for e in events(alice, gid)].count("timed_out") == 1
 
 
+def test_a_game_whose_row_is_held_does_not_hold_another_games_deadline(rigged, make_player,
+                                                                       runners):  # fmt: skip
+    """The runners advanced overdue games one after another: one game whose row a slow
+    transaction holds (here: held on purpose, its deadline the first due) kept every later
+    deadline waiting (bench-load: a burst of deadlines up to 1.3 s late). Side by side, the
+    other game's window times out while the first is still held."""
+    import threading
+
+    from django.db import connections, transaction
+
+    from games.models import GameProjection
+
+    hands = {"first": 0, "hands": [["C25", "C29", "C30"], NO_GREEN[:3]]}
+    games = []
+    for names in (("anna", "ben"), ("cyril", "dana")):
+        first, second = make_player(names[0]), make_player(names[1])
+        gid = start_game(first, [second], seats=2, options={"block_window_s": 1}, rig=hands)
+        games.append((first, gid))
+    (held_client, held), (other_client, other) = games
+    locked, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with transaction.atomic():
+            GameProjection.objects.select_for_update().get(game_id=held)
+            locked.set()
+            release.wait(30)
+        connections.close_all()
+
+    # The held game's window is opened first, so its deadline is the first due.
+    send(held_client, held, type="play", card="C25", effect=0, scope="one", target=1)
+    played = send(other_client, other, type="play", card="C25", effect=0, scope="one", target=1)
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert locked.wait(10)
+        wait_until_past(played["deadline"])
+        wait_for(lambda: [e for e in events(other_client, other) if e["type"] == "timed_out"]
+                 or None, "the other game's timeout while the first is held", 5)  # fmt: skip
+        assert not [e for e in events(held_client, held) if e["type"] == "timed_out"]
+    finally:
+        release.set()
+        holder.join(30)
+    wait_for(lambda: [e for e in events(held_client, held) if e["type"] == "timed_out"] or None,
+             "the held game's timeout once let go", 10)  # fmt: skip
+
+
 def test_the_runners_move_the_bots_without_a_worker(make_player, runners):
     host = make_player("host")
     created = host.post("/api/games/", {"seats": 3, "options": {"bots": [0, 1, 2]}},
