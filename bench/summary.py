@@ -27,10 +27,17 @@ def _in(items, start: float, end: float) -> list:
 
 def _streams(record: Record, finals: dict) -> dict:
     total: Counter = Counter()
-    bad, examples = 0, []
+    bad, examples, lost = 0, [], []
     for s in record.streams:
         final = finals.get(s.game, (s.last, ""))[0]
         found = s.check(final)
+        if found.get("missing", 0) > found.get("missing_tail", 0) and len(lost) < 10:
+            got = set(s.received)  # a seq the stream went past without it: which, and around
+            holes = [q for q in range((s.first or 0) + 1, max(got, default=0)) if q not in got]
+            lost.append({"game": s.game, "player": s.player, "first": s.first, "final": final,
+                         "last": s.last, "connects": s.connects, "resyncs": s.resyncs,
+                         "stall_resyncs": s.stall_resyncs, "holes": holes[:20],
+                         "received_tail": s.received[-40:]})  # fmt: skip
         total.update(found)
         bad += any(found.values())
         if any(found.values()) and len(examples) < 5:
@@ -44,7 +51,8 @@ def _streams(record: Record, finals: dict) -> dict:
         resynced = bool(s.resyncs or s.stall_resyncs)
         total["resynced_streams"] += resynced
         total["resynced_with_a_problem"] += resynced and any(found.values())
-    return {"streams": len(record.streams), "with_a_problem": bad, **total, "examples": examples}
+    return {"streams": len(record.streams), "with_a_problem": bad, **total, "examples": examples,
+            "lost_examples": lost}  # fmt: skip
 
 
 def _cross_node(record: Record) -> dict:
