@@ -1,11 +1,18 @@
 """One viewer's websocket stream of one game, across reconnects, and its seq checks.
 
 A stream connects to `/ws/games/{id}/` (a player with `Authorization: Token`, a spectator
-anonymously), keeps the latest view, and records every event seq in arrival order. On a
-reconnect it sends `{"type": "resync", "after": <last event seq received>}` as the README says
-a client does. Checks, per socket (each event is the previous + 1, the resync answer starting
-after `after`) and per stream (every seq from the first view's to the game's last arrived, none
-twice): a gap or a duplicate is counted, never hidden.
+anonymously), keeps the latest view, and holds events by seq as the table page's log does:
+`last` is the last seq it holds with none missing before it, and an event that comes ahead of
+a missing one is kept until the gap fills. On a reconnect (and on the observer's stall resync)
+it sends `{"type": "resync", "after": last}`, as the page does; an event it already holds
+(asked again by such a resync) is not counted twice. Checks, per socket (each event is the
+previous + 1, the resync answer starting after `after`; no seq twice on one socket, which the
+README promises) and per stream (every seq from the first view's to the game's last arrived):
+a gap or a duplicate is counted, never hidden.
+
+(Until this session the stream resynced after the *highest* seq received: a socket that died
+between a live event and its resync's answer left a hole no later resync asked for, which
+bench-faults counted as lost events.)
 """
 
 from __future__ import annotations
@@ -31,8 +38,12 @@ class Stream:
     headers: dict[str, str]
     player: bool  # players parse whole views (they need `legal`); spectators read seqs only
     first: int | None = None  # seq of the first view ever received
-    last: int = 0  # highest event seq received
-    received: list[int] = field(default_factory=list)  # event seqs in arrival order
+    last: int = 0  # every event seq up to this one is held (the page's log.lastSeq)
+    highest: int = 0  # highest event seq held
+    received: list[int] = field(default_factory=list)  # event seqs held, in arrival order
+    held: set[int] = field(default_factory=set)
+    resent: int = 0  # events that came again on another socket, asked for by a resync
+    socket_repeats: int = 0  # a seq sent twice on one socket: never allowed
     view: dict | None = None  # latest whole view (players)
     view_seq: int = -1
     view_times: dict[int, float] = field(default_factory=dict)  # view seq -> arrival
@@ -49,6 +60,7 @@ class Stream:
     ws: object | None = None
     closing: bool = False
     _sock_last: int = 0
+    _sock_seen: set[int] = field(default_factory=set)
     _answers: dict[str, asyncio.Future] = field(default_factory=dict)  # command id -> ack/error
 
     # --- frames ---------------------------------------------------------------------------
@@ -62,8 +74,16 @@ class Stream:
                 self.socket_dups += seq <= self._sock_last
                 self.socket_gaps += seq > self._sock_last + 1
             self._sock_last = max(self._sock_last, seq)
+            self.socket_repeats += seq in self._sock_seen
+            self._sock_seen.add(seq)
+            if seq in self.held:
+                self.resent += 1
+                return
+            self.held.add(seq)
             self.received.append(seq)
-            self.last = max(self.last, seq)
+            self.highest = max(self.highest, seq)
+            while self.last + 1 in self.held:
+                self.last += 1
             return
         if kind in ("ack", "error"):
             answer = json.loads(frame)
@@ -75,7 +95,7 @@ class Stream:
             raise RuntimeError(f"unexpected frame on game {self.game}: {frame[:200]}")
         if fresh:  # the first frame of a socket: the view as of connecting
             if self.first is None:
-                self.first = self.last = seq
+                self.first = self.last = self.highest = seq
                 self._sock_last = seq
             elif seq > self.last:
                 self._sock_last = self.last  # the resync answer starts after it
@@ -148,6 +168,7 @@ class Stream:
                                    ping_interval=None, close_timeout=2,
                                    max_size=2**22) as ws:  # fmt: skip
                     self.ws, self.connects, fresh = ws, self.connects + 1, True
+                    self._sock_seen = set()
                     async for frame in ws:
                         await self._on_frame(ws, frame, fresh)
                         if fresh and connected is not None:
@@ -198,12 +219,11 @@ class Stream:
         per-socket order violations."""
         if self.first is None:
             return {"never_connected": 1}
-        got = set(self.received)
+        got = self.held
         expected = range(self.first + 1, final + 1)
         missing = sum(s not in got for s in expected)
         # Missing after the last seq received: still on their way when the run checked (a
         # socket behind), as opposed to holes the socket went past (lost).
         tail = max(0, final - max([self.first, *got]))
-        return {"missing": missing, "missing_tail": tail,
-                "duplicated": len(self.received) - len(got),
+        return {"missing": missing, "missing_tail": tail, "duplicated": self.socket_repeats,
                 "socket_gaps": self.socket_gaps, "socket_dups": self.socket_dups}  # fmt: skip

@@ -32,10 +32,11 @@ def _streams(record: Record, finals: dict) -> dict:
         final = finals.get(s.game, (s.last, ""))[0]
         found = s.check(final)
         if found.get("missing", 0) > found.get("missing_tail", 0) and len(lost) < 10:
-            got = set(s.received)  # a seq the stream went past without it: which, and around
+            got = s.held  # a seq the stream went past without it: which, and around
             holes = [q for q in range((s.first or 0) + 1, max(got, default=0)) if q not in got]
             lost.append({"game": s.game, "player": s.player, "first": s.first, "final": final,
-                         "last": s.last, "connects": s.connects, "resyncs": s.resyncs,
+                         "last": s.last, "highest": s.highest, "connects": s.connects,
+                         "resyncs": s.resyncs,
                          "stall_resyncs": s.stall_resyncs, "holes": holes[:20],
                          "received_tail": s.received[-40:]})  # fmt: skip
         total.update(found)
@@ -46,6 +47,7 @@ def _streams(record: Record, finals: dict) -> dict:
                              "received": s.received[:60]})  # fmt: skip
         total["reconnects"] += max(0, s.connects - 1)
         total["resyncs"] += s.resyncs
+        total["resent"] += s.resent
         total["stall_resyncs"] += s.stall_resyncs
         total["gave_up"] += s.gave_up is not None
         resynced = bool(s.resyncs or s.stall_resyncs)
