@@ -36,6 +36,7 @@ from django.conf import settings
 from django.db import close_old_connections
 from django.utils import timezone
 
+from games.db_pool import half_the_pool
 from games.engine import GameState, deadline_kind
 from games.engine.errors import Code
 from games.engine.timeouts import BLOCK_DEADLINE, TURN_DEADLINE
@@ -223,22 +224,15 @@ def sweep(*, actions: Actions, limit: int = 200, pool: Executor | None = None) -
     return sum(pool.map(one, overdue))
 
 
-def runner_threads() -> int:
-    """Games a runner advances at once: half the process's PostgreSQL pool; one on SQLite
-    (`make run`: one writer at a time anyway)."""
-    pool = settings.DATABASES["default"].get("OPTIONS", {}).get("pool")
-    return max(1, pool["max_size"] // 2) if isinstance(pool, dict) else 1
-
-
 def run(*, actions: Actions, interval: float = 0.2, stop: threading.Event | None = None) -> None:
     """Sweep until `stop` is set: every game whose deadline has passed, again at once while
     some acted (bots answer each other at once), then wait `interval`. PostgreSQL is all it
     needs. Several may run at once (`manage.py run_deadlines` on several hosts): `advance`
     acts under the game's row lock and only at the seq it read, so a deadline is applied once
-    and the others see MOVED_ON. Overdue games are advanced side by side (`runner_threads`):
+    and the others see MOVED_ON. Overdue games are advanced side by side (half the pool):
     one after another, a burst of deadlines under load came up to 1.3 s late (bench-load)."""
     stop = stop or threading.Event()
-    threads = runner_threads()
+    threads = half_the_pool()
     with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="deadlines") as pool:
         while not stop.is_set():
             try:

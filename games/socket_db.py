@@ -5,23 +5,18 @@ queued behind each other, and a command waiting for a busy game's row lock held 
 socket of the process (bench-load at 200 games). Each call here is self-contained (its own
 transaction, its connection back to the pool when it ends), so none needs another's thread.
 
-The pool has half the process's PostgreSQL connections (SEJMI_DB_POOL_MAX), leaving the rest
-to HTTP requests; with SQLite (`make run`) one thread, as before: it has one writer anyway."""
+The pool has half the process's PostgreSQL connections (games.db_pool), leaving the rest to
+HTTP requests; with SQLite (`make run`) one thread, as before."""
 
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
 from channels.db import DatabaseSyncToAsync
-from django.conf import settings
 
+from games.db_pool import half_the_pool
 
-def _threads() -> int:
-    pool = settings.DATABASES["default"].get("OPTIONS", {}).get("pool")
-    return max(1, pool["max_size"] // 2) if isinstance(pool, dict) else 1
-
-
-EXECUTOR = ThreadPoolExecutor(max_workers=_threads(), thread_name_prefix="socket-db")
+EXECUTOR = ThreadPoolExecutor(max_workers=half_the_pool(), thread_name_prefix="socket-db")
 
 
 def socket_db(func):

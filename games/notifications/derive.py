@@ -106,33 +106,43 @@ def at_commit(game_id: int, head_before: int, before: GameState | None,
                                                  answered if last else frozenset())]  # fmt: skip
         first += len(events)
     assert state is not None
-    names = {state.names[t.seat] for t, _ in told}
-    accounts = (get_user_model().objects.filter(username__in=names)
-                .values_list("username", "pk", "notification_prefs__email_mode",
-                             "notification_prefs__email") if names else [])  # fmt: skip
-    users = {name: pk for name, pk, *_ in accounts}
+    accounts = _accounts(state, told)
     # New rows only: the batches' seqs are new, and a derive task holding the cursor's lock
     # tells committed events only, so nothing can collide.
     created = Notification.objects.bulk_create(
-        Notification(user_id=users[state.names[t.seat]], kind=t.kind, game_id=game_id,
+        Notification(user_id=accounts[state.names[t.seat]].pk, kind=t.kind, game_id=game_id,
                      seq=t.seq, at=at)
-        for t, at in told if state.names[t.seat] in users
+        for t, at in told if state.names[t.seat] in accounts
     )  # fmt: skip
-    reminder = None
-    due = reminder_due(proj)
-    if due is not None and not all(state.bots):
-        reminder = DeadlineReminder.objects.create(game_id=game_id, seq=proj.seq, remind_at=due)
-    immediate = {pk for _, pk, mode, email in accounts if mode == "immediate" and email}
+    due = _reminder_at(proj, state)
+    reminder = (DeadlineReminder.objects.create(game_id=game_id, seq=proj.seq, remind_at=due)
+                if due is not None else None)  # fmt: skip
+    immediate = {a.pk for a in accounts.values() if a.mails_at_once}
     return Derived(created, outbox.enqueue(created, immediate), reminder)
 
 
-def _users(state: GameState, told: list[tuple[Told, datetime]]) -> dict[str, int]:
-    """The told seats' accounts by name (an imported game's player may have none here)."""
+@dataclass(frozen=True)
+class Account:
+    pk: int
+    mails_at_once: bool  # an address, and mail mode `immediate`
+
+
+def _accounts(state: GameState, told: list[tuple[Told, datetime]]) -> dict[str, Account]:
+    """The told seats' accounts by name, with their mail preference, in one read (an imported
+    game's player may have no account here)."""
     names = {state.names[t.seat] for t, _ in told}
-    if not names:
-        return {}
-    return dict(get_user_model().objects.filter(username__in=names)
-                .values_list("username", "pk"))  # fmt: skip
+    rows = (get_user_model().objects.filter(username__in=names)
+            .values_list("username", "pk", "notification_prefs__email_mode",
+                         "notification_prefs__email") if names else [])  # fmt: skip
+    return {name: Account(pk, mode == "immediate" and bool(email))
+            for name, pk, mode, email in rows}  # fmt: skip
+
+
+def _reminder_at(proj: GameProjection | None, state: GameState) -> datetime | None:
+    """When to remind of the decision pending at the projection: if a human decides it under
+    a deadline (bots are never told anything)."""
+    due = reminder_due(proj)
+    return due if due is not None and not all(state.bots) else None
 
 
 def state_at(game_id: int, seq: int) -> GameState | None:
@@ -177,14 +187,14 @@ def derive_game(game_id: int) -> tuple[list[Notification], DeadlineReminder | No
 def _create(
     game_id: int, state: GameState, told: list[tuple[Told, datetime]]
 ) -> list[Notification]:
-    users = _users(state, told)
+    accounts = _accounts(state, told)
     created = []
     for t, at in told:
-        user_id = users.get(state.names[t.seat])
-        if user_id is None:  # an imported game's player may have no account here
+        account = accounts.get(state.names[t.seat])
+        if account is None:  # an imported game's player may have no account here
             continue
         row, new = Notification.objects.get_or_create(
-            user_id=user_id, kind=t.kind, game_id=game_id, seq=t.seq, defaults={"at": at}
+            user_id=account.pk, kind=t.kind, game_id=game_id, seq=t.seq, defaults={"at": at}
         )
         if new:
             created.append(row)
@@ -194,8 +204,8 @@ def _create(
 def _plan_reminder(game_id: int, seq: int) -> DeadlineReminder | None:
     """A reminder for the decision pending at `seq`, if a human decides it under a deadline."""
     proj = GameProjection.objects.filter(game_id=game_id, seq=seq).first()
-    due = reminder_due(proj)
-    if due is None or not any(not bot for bot in state_from_json(proj.state).bots):
+    due = _reminder_at(proj, state_from_json(proj.state)) if proj is not None else None
+    if due is None:
         return None
     row, _ = DeadlineReminder.objects.get_or_create(game_id=game_id, seq=seq,
                                                     defaults={"remind_at": due})  # fmt: skip
