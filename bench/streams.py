@@ -54,6 +54,7 @@ class Stream:
     resyncs: int = 0  # sent after a reconnect
     stall_resyncs: int = 0  # sent by the observer: the socket fell silent behind the game
     gave_up: str | None = None
+    last_error: str | None = None  # why the last connection attempt or connection ended
     last_frame: float = field(default_factory=time.monotonic)
     behind_since: float | None = None  # the observer's: when it first saw this stream behind
     changed: asyncio.Event = field(default_factory=asyncio.Event)
@@ -167,6 +168,8 @@ class Stream:
                 async with connect(self.url, additional_headers=self.headers, open_timeout=30,
                                    ping_interval=None, close_timeout=2,
                                    max_size=2**22) as ws:  # fmt: skip
+                    if self.closing:  # closed while this connection was being opened
+                        return
                     self.ws, self.connects, fresh = ws, self.connects + 1, True
                     self._sock_seen = set()
                     async for frame in ws:
@@ -174,8 +177,8 @@ class Stream:
                         if fresh and connected is not None:
                             connected.set()
                         fresh, backoff = False, 0.2
-            except (OSError, TimeoutError, WebSocketException):
-                pass
+            except (OSError, TimeoutError, WebSocketException) as err:
+                self.last_error = f"{type(err).__name__}: {err}"[:200]
             self.ws = None
             if self.closing:
                 return
@@ -184,6 +187,11 @@ class Stream:
             backoff = min(backoff * 2, 3.0)
         if not self.closing:
             self.gave_up = f"{self.connects} connections"
+
+    def state(self) -> dict:
+        """Where the connection stands, for a set-up that waited in vain (bench.tables)."""
+        return {"connects": self.connects, "drops": self.drops, "open": self.ws is not None,
+                "first_view": self.first, "last_error": self.last_error}  # fmt: skip
 
     def drop(self) -> bool:
         """Cut the TCP connection under the socket, with no close frame (a network drop)."""

@@ -109,6 +109,7 @@ def summarize(record: Record, played: dict, finals: dict, checks: dict, load_at_
                                           if v == via and t >= t0 + ramp])
                                 for via in sorted({v for _, _, v in record.spectated})},
         "errors": dict(record.errors), "refusals": record.refusals[:200],
+        "setup_failures": record.setup_failures[:20],
         "conflicts": dict(record.conflicts),
         "retried": dict(record.retried), "crashed": played["crashed"],
         "unfinished_tasks": played["unfinished_tasks"],

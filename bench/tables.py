@@ -61,6 +61,8 @@ class Record:
     streams: list[Stream] = field(default_factory=list)
     games: dict[int, dict] = field(default_factory=dict)  # id -> table facts
     commands_via: Counter = field(default_factory=Counter)
+    # game set-ups whose sockets did not all show their first view in time: each stream's state
+    setup_failures: list[dict] = field(default_factory=list)
 
     def error(self, what: str) -> None:
         self.errors[what] += 1
@@ -150,7 +152,13 @@ class Table:
         readers = [asyncio.create_task(s.run(r))
                    for s, r in zip([*streams, spectator], ready, strict=True)]  # fmt: skip
         try:
-            await asyncio.wait_for(asyncio.gather(*(r.wait() for r in ready)), timeout=60)
+            try:
+                await asyncio.wait_for(asyncio.gather(*(r.wait() for r in ready)), timeout=60)
+            except TimeoutError:
+                self.record.setup_failures.append(
+                    {"at": time.monotonic(), "game": game,
+                     "streams": [s.state() for s in [*streams, spectator]]})  # fmt: skip
+                raise
             for player in self.players:
                 _, joined = await self._post(f"/api/games/{game}/join/", {}, player)
                 if joined.status_code != 200:
@@ -187,7 +195,11 @@ class Table:
             return
         for s in streams:
             await s.close()
-        await asyncio.wait_for(asyncio.gather(*readers), timeout=10)
+        _, late = await asyncio.wait(readers, timeout=10)
+        if late:  # a stream that would not stop (bench-faults once: one reconnecting then)
+            self.record.error("streams still open 10 s after close")
+            for reader in late:
+                reader.cancel()
 
     def _ended(self, stream: Stream) -> bool:
         return stream.view is not None and stream.view["status"] == "ended"
