@@ -225,7 +225,8 @@ if REDIS_URL:
             # is at most once: a message published while a process is disconnected is lost, and
             # each socket's queue is in its process's memory (no capacity, nothing dropped for
             # a slow socket). Sockets heal gaps by seq (games.consumers, README "Live stream").
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            # games.channel_layer decodes each received message once per process.
+            "BACKEND": "games.channel_layer.SharedDecodeLayer",
             "CONFIG": {"hosts": [REDIS_URL], "prefix": CHANNEL_PREFIX},
         },
     }

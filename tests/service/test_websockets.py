@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -15,11 +16,12 @@ import pytest_asyncio
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
+from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.db import connections, transaction
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games import consumers, notify, selectors, services
+from games import consumers, layer_send, notify, selectors, services
 from games.models import GameEvent, GameProjection
 from sejmi.asgi import application
 
@@ -152,8 +154,8 @@ def test_the_live_stream_runs_on_channels_redis_pubsub_with_this_runs_own_prefix
     """Pub/sub channels are global to the Redis server (DB numbers do not separate them): the
     prefix comes from CHANNEL_PREFIX or the database's name, so runs never hear each other."""
     layer = settings.CHANNEL_LAYERS["default"]
-    assert layer["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
-    assert type(get_channel_layer()).__module__ == "channels_redis.pubsub"
+    assert layer["BACKEND"] == "games.channel_layer.SharedDecodeLayer"
+    assert isinstance(get_channel_layer(), RedisPubSubChannelLayer)
     name = connections["default"].settings_dict["NAME"]  # test_<the configured name>
     prefix = layer["CONFIG"]["prefix"]
     assert prefix == settings.CHANNEL_PREFIX
@@ -172,6 +174,54 @@ async def test_a_socket_still_hears_its_game_after_redis_lost_every_key(table, s
     await command(table, 0, PLAY)
     events, view = await change(sock)
     assert seqs(events) == list(range(first["seq"] + 1, view["seq"] + 1))
+
+
+@pytest.mark.asyncio
+async def test_the_sockets_of_one_process_share_one_decode_of_a_group_message():
+    """A committed batch carries the game's whole state: every socket of the group in this
+    process gets the one decoded message (each decoded it again: bench-load, 8.7 % of the web
+    workers' CPU); the next message is decoded anew."""
+    layer = get_channel_layer()
+    group = f"decode_{uuid.uuid4().hex}"
+    channels = [await layer.new_channel() for _ in range(3)]
+    for name in channels:
+        await layer.group_add(group, name)
+    try:
+        sent = [{"type": "game.committed", "seq": n, "state": {"hands": [[n, 2], [3]]}}
+                for n in (1, 2)]  # fmt: skip
+        got = []
+        for message in sent:
+            await layer.group_send(group, message)
+            got.append([await asyncio.wait_for(layer.receive(c), 5) for c in channels])
+        for message, received in zip(sent, got, strict=True):
+            assert received[0] == message
+            assert all(r is received[0] for r in received)
+        assert got[0][0] is not got[1][0]
+    finally:
+        for name in channels:
+            await layer.group_discard(group, name)
+
+
+def test_broadcasts_outside_the_web_keep_one_redis_connection():
+    """The deadline runner and Celery send from plain threads: async_to_sync made a thread, an
+    event loop and a Redis connection for every broadcast (a tenth of the runner's CPU in
+    bench-load). games.layer_send sends them from one loop per process, which keeps its
+    connection: five broadcasts, at most one new connection."""
+    import redis
+    from django.conf import settings
+
+    def connections_made() -> int:
+        client = redis.Redis.from_url(settings.REDIS_URL)
+        try:
+            return client.info("stats")["total_connections_received"]
+        finally:
+            client.close()
+
+    layer_send.group_send("nobody_listens", {"type": "warm.up"})
+    before = connections_made()
+    for n in range(5):
+        layer_send.group_send("nobody_listens", {"type": "game.committed", "seq": n})
+    assert connections_made() - before <= 2  # (our own two readings: one each)
 
 
 def _lose_every_key_of_the_layer() -> None:
