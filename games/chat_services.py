@@ -8,8 +8,6 @@ import logging
 from datetime import timedelta
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
@@ -18,6 +16,7 @@ from games import chat, selectors
 from games.engine.errors import Code
 from games.errors import ApiError, not_found
 from games.event_store import iso
+from games.layer_send import group_send
 from games.models import ChatHiding, ChatMessage
 from games.notify import group_name
 
@@ -106,7 +105,7 @@ def broadcast(game_id: int, message: dict[str, Any], audience: dict[str, list[st
     the message is committed, and a reload or a GET brings it."""
     event = {"type": "game.chat", "message": message, "audience": audience}
     try:
-        async_to_sync(get_channel_layer().group_send)(group_name(game_id), event)
+        group_send(group_name(game_id), event)
     except Exception:
         log.exception("chat broadcast of game %s message %s failed", game_id, message["id"])
 

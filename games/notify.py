@@ -6,10 +6,8 @@ from __future__ import annotations
 
 import logging
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
-
 from games.event_store import iso
+from games.layer_send import group_send
 from games.models import GameEvent, GameProjection
 
 log = logging.getLogger(__name__)
@@ -37,6 +35,6 @@ def broadcast(game_id: int, rows: list[GameEvent], proj: GameProjection,
     if sealed:
         message["sealed"] = list(sealed)
     try:
-        async_to_sync(get_channel_layer().group_send)(group_name(game_id), message)
+        group_send(group_name(game_id), message)
     except Exception:  # the log is committed; sockets resync from it
         log.exception("broadcast of game %s seq %s failed", game_id, rows[-1].seq)

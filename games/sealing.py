@@ -23,11 +23,9 @@ import logging
 from datetime import datetime
 from itertools import groupby
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
-
 from games.engine import Event, GameState, fold, window_open
 from games.engine.events import BLOCK_PASSED
+from games.layer_send import group_send
 from games.models import SealedPass
 from games.notify import group_name
 
@@ -87,7 +85,7 @@ def tell_the_passer(game_id: int, seq: int, names: list[str]) -> None:
     their new view. A failure loses nothing: a resync or the next batch brings the view."""
     message = {"type": "game.sealed", "game": game_id, "seq": seq, "names": names}
     try:
-        async_to_sync(get_channel_layer().group_send)(group_name(game_id), message)
+        group_send(group_name(game_id), message)
     except Exception:
         log.exception("telling the passers of game %s at seq %s failed", game_id, seq)
 

@@ -6,10 +6,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
-
 from games.event_store import iso
+from games.layer_send import group_send
 from games.models import Notification
 
 log = logging.getLogger(__name__)
@@ -31,10 +29,9 @@ def unread(user_id: int) -> int:
 def push(rows: list[Notification]) -> None:
     """Each row to its user's group; the unread count is read by each listening socket
     (games.notifications.consumer), so a move nobody's bell listens to reads nothing."""
-    layer = get_channel_layer()
     for row in rows:
         message = {"type": "user.notification", "notification": payload(row)}
         try:
-            async_to_sync(layer.group_send)(user_group(row.user_id), message)
+            group_send(user_group(row.user_id), message)
         except Exception:
             log.exception("pushing notification %s failed", row.pk)
