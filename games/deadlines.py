@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
-from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
@@ -224,15 +225,20 @@ def sweep(*, actions: Actions, limit: int = 200, pool: Executor | None = None) -
     return sum(pool.map(one, overdue))
 
 
-def run(*, actions: Actions, interval: float = 0.2, stop: threading.Event | None = None) -> None:
+def run(*, actions: Actions, interval: float = 0.2, stop: threading.Event | None = None,
+        each_second: Callable[[], object] | None = None) -> None:  # fmt: skip
     """Sweep until `stop` is set: every game whose deadline has passed, again at once while
     some acted (bots answer each other at once), then wait `interval`. PostgreSQL is all it
     needs. Several may run at once (`manage.py run_deadlines` on several hosts): `advance`
     acts under the game's row lock and only at the seq it read, so a deadline is applied once
     and the others see MOVED_ON. Overdue games are advanced side by side (half the pool):
-    one after another, a burst of deadlines under load came up to 1.3 s late (bench-load)."""
+    one after another, a burst of deadlines under load came up to 1.3 s late (bench-load).
+    `each_second` (the reminders due, `manage.py run_deadlines`) runs in the pool about once
+    a second, never twice at once, beside the sweeps."""
     stop = stop or threading.Event()
     threads = half_the_pool()
+    beside: Future | None = None
+    beside_at = 0.0
     with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="deadlines") as pool:
         while not stop.is_set():
             try:
@@ -242,7 +248,19 @@ def run(*, actions: Actions, interval: float = 0.2, stop: threading.Event | None
                     pass
             except Exception:
                 log.exception("deadline sweep failed")
+            if each_second is not None and time.monotonic() >= beside_at and (
+                    beside is None or beside.done()):  # fmt: skip
+                beside, beside_at = pool.submit(_beside, each_second), time.monotonic() + 1
             stop.wait(interval)
+
+
+def _beside(step: Callable[[], object]) -> None:
+    try:
+        step()
+    except Exception:
+        log.exception("%s failed", getattr(step, "__name__", step))
+    finally:
+        close_old_connections()  # this thread's connection back to the pool
 
 
 def start_runner(*, actions: Actions, interval: float = 0.2) -> threading.Thread:

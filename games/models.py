@@ -175,12 +175,18 @@ class DeadlineReminder(models.Model):
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
     seq = models.PositiveIntegerField()
-    remind_at = models.DateTimeField(db_index=True)
+    remind_at = models.DateTimeField()
     done = models.BooleanField(default=False)
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["game", "seq"], name="reminder_game_seq")
+        ]
+        # The due ones only: the deadline runner asks every second, and the done rows (one per
+        # decision ever made) would make each ask scan the whole past.
+        indexes = [
+            models.Index(fields=["remind_at"], condition=models.Q(done=False),
+                         name="reminder_due")  # fmt: skip
         ]
 
 

@@ -1,12 +1,13 @@
 """When notifications are made and mailed. Every game append tells its notifications in its
 own transaction (games.notifications.derive.at_commit); after COMMIT `after_commit` pushes them,
 sends one `mail` task per outbox row and a `remind` task with an ETA at the pending decision's
-80 %. A game whose cursor was behind gets the `derive` task instead, which tells everything
-past the cursor the same way. `sweep` (celery beat, every 5 s) is the
-guarantee behind each fast path: games not derived yet, reminders due, mails left pending,
-senders that died (their rows are marked lost), presence rows that stopped beating. Without
-Celery (`make run`, the browser tests) `start_runner` sweeps in a thread of the web process:
-the same code, a fraction of a second later."""
+80 % (none where the deadline runner is deployed: it reminds what is due, `remind_due`). A
+game whose cursor was behind gets the `derive` task instead, which tells everything past the
+cursor the same way. `sweep` (celery beat, every 5 s) is the guarantee behind each fast path:
+games not derived yet, reminders due, mails left pending, senders that died (their rows are
+marked lost), presence rows that stopped beating. Without Celery (`make run`, the browser
+tests) `start_runner` sweeps in a thread of the web process: the same code, a fraction of a
+second later."""
 
 from __future__ import annotations
 
@@ -84,8 +85,23 @@ def remind(game_id: int, seq: int) -> int:
 
 
 def _schedule_reminder(reminder: DeadlineReminder) -> None:
+    if settings.SEJMI_DEADLINE_RUNNER:  # the runner reminds what is due (`remind_due`)
+        return
     if reminder.remind_at - timezone.now() <= deadlines.horizon(app):  # beyond: the sweeper
         _send(REMIND_TASK, reminder.game_id, reminder.seq, eta=reminder.remind_at)
+
+
+def remind_due(limit: int = 100) -> int:
+    """Every reminder due now: the moot ones (the game moved on) settled in one statement, the
+    others reminded one by one; returns how many were reminded. Beat's sweep calls it, and
+    the deadline runner every second when deployed (SEJMI_DEADLINE_RUNNER): then no ETA task
+    is sent per decision (one per move, held by the worker and mostly moot: half the Celery
+    workers' CPU in bench-load)."""
+    now = timezone.now()
+    deriving.settle_moot(now)
+    due = DeadlineReminder.objects.filter(done=False, remind_at__lte=now)
+    return sum(_guarded(remind, game_id, seq)
+               for game_id, seq in due.values_list("game_id", "seq")[:limit])  # fmt: skip
 
 
 def _after(created: list[Notification], mail_ids: list[int]) -> None:
@@ -105,11 +121,7 @@ def sweep(min_age: timedelta = SWEEP_MIN_AGE) -> int:
     done = 0
     for game_id in deriving.behind(min_age):
         done += _guarded(derive, game_id)
-    now = timezone.now()
-    deriving.settle_moot(now)
-    due = DeadlineReminder.objects.filter(done=False, remind_at__lte=now)
-    for game_id, seq in due.values_list("game_id", "seq")[:100]:
-        done += _guarded(remind, game_id, seq)
+    done += remind_due()
     for mail_id in outbox.overdue(min_age):
         done += _guarded(lambda pk: outbox.send(pk) != "taken", mail_id)
     outbox.mark_lost()

@@ -536,3 +536,54 @@ def test_reminders_of_decisions_answered_in_time_are_settled_in_bulk(
     assert settled == reminders.exclude(seq=head).count() >= 1
     assert list(reminders.filter(done=False).values_list("seq", flat=True)) == [head]
     assert deriving.remind(gid, first["seq"]) == []  # its task, come late: one read, nothing
+
+
+@pytest.mark.django_db(transaction=True)
+def test_with_the_runner_deployed_the_runner_reminds_and_no_celery_task_waits(
+    settings, monkeypatch
+):
+    """SEJMI_DEADLINE_RUNNER=1 (docker-compose, the bench stack): a decision sends no `remind`
+    task with an ETA (one per move, held by the worker and mostly moot: half the Celery
+    workers' CPU in bench-load); the runner's each-second step reminds what is due, once.
+    Without the runner the task is sent as before."""
+    import threading
+
+    from games import deadlines, tasks
+    from games.models import DeadlineReminder, GameProjection
+
+    sent: list[str] = []
+    monkeypatch.setattr(runner, "_send", lambda name, *args, eta=None: sent.append(name) or True)
+    settings.CELERY_DEADLINES, settings.SEJMI_ALLOW_RIGGED = True, True
+    settings.SEJMI_DEADLINE_RUNNER = True
+    anna, ben = player(None), player(None)
+    gid = game([anna, ben], options={"turn_deadline_s": 60})
+    head = anna.get(f"/api/games/{gid}/").json()["seq"]
+    reminder = DeadlineReminder.objects.get(game_id=gid, seq=head)
+    assert runner.REMIND_TASK not in sent, "the runner's, not a task's"
+
+    now = timezone.now()  # 50 of the decision's 60 s gone: past its 80 %
+    GameProjection.objects.filter(game_id=gid).update(
+        decision_since=now - timedelta(seconds=50), deadline_at=now + timedelta(seconds=10))
+    reminder.remind_at = now - timedelta(seconds=2)
+    reminder.save(update_fields=["remind_at"])
+    stop = threading.Event()
+    sweeping = threading.Thread(target=deadlines.run, kwargs={
+        "actions": tasks.ACTIONS, "interval": 0.05, "stop": stop,
+        "each_second": runner.remind_due})  # fmt: skip
+    sweeping.start()
+    try:
+        give_up = time.monotonic() + 20
+        while "deadline_soon" not in kinds(anna, gid) and time.monotonic() < give_up:
+            time.sleep(0.1)
+        time.sleep(1.2)  # another each-second step: nothing twice
+    finally:
+        stop.set()
+        sweeping.join(10)
+    assert kinds(anna, gid) == ["deadline_soon", "your_turn"]
+    assert kinds(ben, gid) == []
+    assert DeadlineReminder.objects.get(pk=reminder.pk).done
+
+    settings.SEJMI_DEADLINE_RUNNER = False
+    reminder.remind_at = timezone.now() + timedelta(seconds=5)
+    runner._schedule_reminder(reminder)
+    assert sent.count(runner.REMIND_TASK) == 1
