@@ -225,8 +225,9 @@ if REDIS_URL:
             # is at most once: a message published while a process is disconnected is lost, and
             # each socket's queue is in its process's memory (no capacity, nothing dropped for
             # a slow socket). Sockets heal gaps by seq (games.consumers, README "Live stream").
-            # games.channel_layer decodes each received message once per process.
-            "BACKEND": "games.channel_layer.SharedDecodeLayer",
+            # games.channel_layer: one decode per received message per process, and a blocking
+            # publish for synchronous code.
+            "BACKEND": "games.channel_layer.PubSubLayer",
             "CONFIG": {"hosts": [REDIS_URL], "prefix": CHANNEL_PREFIX},
         },
     }

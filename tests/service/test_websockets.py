@@ -154,7 +154,7 @@ def test_the_live_stream_runs_on_channels_redis_pubsub_with_this_runs_own_prefix
     """Pub/sub channels are global to the Redis server (DB numbers do not separate them): the
     prefix comes from CHANNEL_PREFIX or the database's name, so runs never hear each other."""
     layer = settings.CHANNEL_LAYERS["default"]
-    assert layer["BACKEND"] == "games.channel_layer.SharedDecodeLayer"
+    assert layer["BACKEND"] == "games.channel_layer.PubSubLayer"
     assert isinstance(get_channel_layer(), RedisPubSubChannelLayer)
     name = connections["default"].settings_dict["NAME"]  # test_<the configured name>
     prefix = layer["CONFIG"]["prefix"]
@@ -202,11 +202,12 @@ async def test_the_sockets_of_one_process_share_one_decode_of_a_group_message():
             await layer.group_discard(group, name)
 
 
-def test_broadcasts_outside_the_web_keep_one_redis_connection():
-    """The deadline runner and Celery send from plain threads: async_to_sync made a thread, an
-    event loop and a Redis connection for every broadcast (a tenth of the runner's CPU in
-    bench-load). games.layer_send sends them from one loop per process, which keeps its
-    connection: five broadcasts, at most one new connection."""
+def test_broadcasts_from_threads_keep_one_redis_connection():
+    """A broadcast is sent from a plain thread (a request's, the deadline runner's, a Celery
+    worker's): async_to_sync handed it to the web worker's loop, or, without one, made a
+    thread, an event loop and a Redis connection for every broadcast (a tenth of the runner's
+    CPU in bench-load). games.layer_send publishes from the thread itself on one client:
+    five broadcasts, at most one new connection."""
     import redis
     from django.conf import settings
 
