@@ -52,6 +52,31 @@ async def test_a_play_over_the_socket_is_acked_and_reaches_every_socket(table, s
     assert watched["phase"] == "block" and watched["seq"] == answer["seq"]
 
 
+async def test_no_message_of_a_game_socket_hops_to_a_thread_to_close_connections(
+    table, sockets, monkeypatch
+):
+    """Channels closes old DB connections before every consumer message, a hop to a thread
+    each (3 % of the web workers' CPU in bench-load for the command frames alone). Every
+    database access of the game socket goes through socket_db, which closes them itself: no
+    frame, command or broadcast takes that hop."""
+    from channels import consumer
+
+    hops = []
+
+    async def counted() -> None:
+        hops.append(1)
+
+    monkeypatch.setattr(consumer, "aclose_old_connections", counted)
+    player, view = await sockets(table.gid, table.tokens[0])
+    watcher, _ = await sockets(table.gid)
+    answer = await send_command(player, "h1", {"expected_seq": view["seq"], **PLAY})
+    assert answer["type"] == "ack"
+    await change(watcher)
+    await player.send_json_to({"type": "resync", "after": view["seq"]})
+    await change(player)
+    assert hops == []
+
+
 async def test_r17_a_block_and_r14_a_bet_over_the_socket(settings, make_player, sockets):
     """The rigged duel of tests/service/test_replays.py, every seat's command over its socket:
     anna duels bob, carl blocks (R17/R18); bob duels carl, carl bets (R14) and is out."""
