@@ -12,8 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from django.db import connection
-
+from games import plain_sql
 from games.codec import canonical_json
 from games.engine import Event
 from games.engine.events import GAME_ENDED
@@ -51,18 +50,11 @@ COLUMNS = ("game", "seq", "type", "v", "data", "at", "prev_hash", "hash")
 
 
 def _insert(rows: list[GameEvent]) -> None:
-    """One plain multi-row INSERT (the model stays the schema): `bulk_create` compiles its
-    query and, on PostgreSQL, sends UNNEST arrays whose dumping showed in every command's
-    profile, then reads back ids nobody uses."""
-    meta = GameEvent._meta
-    columns = ", ".join(meta.get_field(name).column for name in COLUMNS)
-    values = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s)"] * len(rows))
-    params: list = []
-    for r in rows:
-        data = connection.ops.adapt_json_value(r.data, None)
-        params += (r.game_id, r.seq, r.type, r.v, data, r.at, r.prev_hash, r.hash)
-    with connection.cursor() as cursor:
-        cursor.execute(f"INSERT INTO {meta.db_table} ({columns}) VALUES {values}", params)
+    """One plain multi-row INSERT: `bulk_create` compiles its query and, on PostgreSQL, sends
+    UNNEST arrays whose dumping showed in every command's profile, then reads back ids nobody
+    uses."""
+    plain_sql.insert(GameEvent, COLUMNS, ((r.game_id, r.seq, r.type, r.v, r.data, r.at,
+                                           r.prev_hash, r.hash) for r in rows))  # fmt: skip
 
 
 def to_event(row: GameEvent) -> Event:

@@ -23,6 +23,9 @@ import logging
 from datetime import datetime
 from itertools import groupby
 
+from django.db import connection
+
+from games import plain_sql
 from games.engine import Event, GameState, fold, window_open
 from games.engine.events import BLOCK_PASSED
 from games.layer_send import group_send
@@ -33,8 +36,15 @@ log = logging.getLogger(__name__)
 
 
 def load(game_id: int, window_seq: int) -> list[SealedPass]:
-    """The passes sealed in the window open at `window_seq`, in the order received."""
-    return list(SealedPass.objects.filter(game_id=game_id, window_seq=window_seq).order_by("id"))
+    """The passes sealed in the window open at `window_seq`, in the order received. Plain SQL
+    (games.plain_sql): it runs in every command decided in a block window."""
+    data = SealedPass._meta.get_field("data")
+    found = plain_sql.rows(f"SELECT id, seat, v, data, at FROM {SealedPass._meta.db_table}"
+                           " WHERE game_id = %s AND window_seq = %s ORDER BY id",
+                           (game_id, window_seq))  # fmt: skip
+    return [SealedPass(pk=pk, game_id=game_id, window_seq=window_seq, seat=seat, v=v, at=at,
+                       data=data.from_db_value(raw, None, connection))
+            for pk, seat, v, raw, at in found]  # fmt: skip
 
 
 def as_events(rows: list[SealedPass]) -> list[Event]:
@@ -47,12 +57,8 @@ def folded(state: GameState, rows: list[SealedPass]) -> GameState:
 
 
 def seal(game_id: int, window_seq: int, passes: list[Event], at: datetime) -> None:
-    SealedPass.objects.bulk_create(
-        SealedPass(
-            game_id=game_id, window_seq=window_seq, seat=e.data["seat"], v=e.v, data=e.data, at=at
-        )  # fmt: skip
-        for e in passes
-    )
+    plain_sql.insert(SealedPass, ("game", "window_seq", "seat", "v", "data", "at"),
+                     [(game_id, window_seq, e.data["seat"], e.v, e.data, at) for e in passes])
 
 
 def runs(rows: list[SealedPass]) -> list[tuple[datetime, list[Event]]]:

@@ -8,11 +8,14 @@ Orders belong to the user: append-only `StandingOrder` rows, the latest of (user
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import F, Q
+from django.contrib.auth import get_user_model
+from django.db.models import Q
 from django.utils import timezone
 
+from games import plain_sql
 from games.engine import ORDERS, GameState
 from games.engine.errors import Code
 from games.errors import ApiError
@@ -86,10 +89,16 @@ def _by_key(rows, user_key) -> dict:
     return {(user_key(row), row.game_id): row for row in rows.order_by("id")}
 
 
+@dataclass(frozen=True)
+class _Order:
+    block: str | None
+
+
 def orders_by_seat(game_id: int, state: GameState) -> dict[int, str]:
     """Seat → order for the seats asked in the open window of `state` whose player has an
-    order there (the game's, else his default). Bots have none. One statement: it runs in the
-    command that opens a window, a hot path (bench, pinned statement counts)."""
+    order there (the game's, else his default). Bots have none. One statement, in plain SQL
+    (games.plain_sql): it runs in the command that opens a window, a hot path (bench-load,
+    pinned statement counts)."""
     seats = {
         name: seat
         for seat, name in enumerate(state.names)
@@ -97,9 +106,12 @@ def orders_by_seat(game_id: int, state: GameState) -> dict[int, str]:
     }
     if not seats:
         return {}
-    rows = StandingOrder.objects.filter(
-        Q(user__username__in=list(seats)) & _this_game_or_default(game_id)
-    ).annotate(username=F("user__username"))
-    latest = _by_key(rows, lambda row: row.username)
+    rows = plain_sql.rows(
+        f"SELECT u.username, o.game_id, o.block FROM {StandingOrder._meta.db_table} o"
+        f" JOIN {get_user_model()._meta.db_table} u ON u.id = o.user_id"
+        " WHERE u.username = ANY(%s) AND (o.game_id = %s OR o.game_id IS NULL) ORDER BY o.id",
+        (list(seats), game_id))  # fmt: skip
+    # (name, game) → its latest row (append-only: the highest id wins), as _by_key does
+    latest = {(name, game): _Order(block) for name, game, block in rows}
     applying = {seat: _applies(latest, name, game_id) for name, seat in seats.items()}
     return {seat: block for seat, block in applying.items() if block is not None}

@@ -25,7 +25,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import F, OuterRef, Q, Subquery
 from django.utils import timezone
 
-from games import event_store, sealing
+from games import event_store, plain_sql, sealing
 from games.codec import state_from_json
 from games.engine import Event, GameState, fold
 from games.engine import events as ev
@@ -37,6 +37,7 @@ from games.models import (
     GameSnapshot,
     Notification,
     NotificationCursor,
+    NotificationPrefs,
 )  # fmt: skip
 from games.notifications import outbox
 from games.projections import NOT_A_NEW_DECISION
@@ -92,8 +93,9 @@ def at_commit(game_id: int, head_before: int, before: GameState | None,
     to the new head. `answered`: the seats whose pass is sealed in the window left open (R19).
     None when the cursor is behind `head_before` (events not told yet): the derive task then
     tells everything past the cursor, these batches included."""
-    cursors = NotificationCursor.objects.filter(game_id=game_id, seq=head_before)
-    if not cursors.update(seq=proj.seq):
+    if not plain_sql.changed(f"UPDATE {NotificationCursor._meta.db_table} SET seq = %s"
+                             " WHERE game_id = %s AND seq = %s",
+                             (proj.seq, game_id, head_before)):  # fmt: skip
         if head_before:
             return None
         NotificationCursor.objects.create(game_id=game_id, seq=proj.seq)  # a new game
@@ -109,13 +111,13 @@ def at_commit(game_id: int, head_before: int, before: GameState | None,
     accounts = _accounts(state, told)
     # New rows only: the batches' seqs are new, and a derive task holding the cursor's lock
     # tells committed events only, so nothing can collide.
-    created = Notification.objects.bulk_create(
-        Notification(user_id=accounts[state.names[t.seat]].pk, kind=t.kind, game_id=game_id,
-                     seq=t.seq, at=at)
-        for t, at in told if state.names[t.seat] in accounts
-    )  # fmt: skip
+    created = _inserted(Notification, [
+        {"user_id": accounts[state.names[t.seat]].pk, "kind": t.kind, "game_id": game_id,
+         "seq": t.seq, "at": at, "read": False}
+        for t, at in told if state.names[t.seat] in accounts])  # fmt: skip
     due = _reminder_at(proj, state)
-    reminder = (DeadlineReminder.objects.create(game_id=game_id, seq=proj.seq, remind_at=due)
+    reminder = (_inserted(DeadlineReminder, [{"game_id": game_id, "seq": proj.seq,
+                                              "remind_at": due, "done": False}])[0]
                 if due is not None else None)  # fmt: skip
     immediate = {a.pk for a in accounts.values() if a.mails_at_once}
     return Derived(created, outbox.enqueue(created, immediate), reminder)
@@ -127,13 +129,28 @@ class Account:
     mails_at_once: bool  # an address, and mail mode `immediate`
 
 
+def _inserted(model: type[Notification] | type[DeadlineReminder],
+              values: list[dict]) -> list:  # fmt: skip
+    """New rows in one plain INSERT (games.plain_sql), as saved model instances; `values`
+    by attribute (`user_id`: the field `user`)."""
+    ids = plain_sql.insert(model, [name.removesuffix("_id") for name in values[0]],
+                           [tuple(v.values()) for v in values], returning="id") if values else []
+    made = [model(pk=pk, **v) for pk, v in zip(ids, values, strict=True)]
+    for row in made:
+        row._state.adding = False
+    return made
+
+
 def _accounts(state: GameState, told: list[tuple[Told, datetime]]) -> dict[str, Account]:
     """The told seats' accounts by name, with their mail preference, in one read (an imported
     game's player may have no account here)."""
-    names = {state.names[t.seat] for t, _ in told}
-    rows = (get_user_model().objects.filter(username__in=names)
-            .values_list("username", "pk", "notification_prefs__email_mode",
-                         "notification_prefs__email") if names else [])  # fmt: skip
+    names = list({state.names[t.seat] for t, _ in told})
+    if not names:
+        return {}
+    rows = plain_sql.rows(
+        f"SELECT u.username, u.id, p.email_mode, p.email FROM {get_user_model()._meta.db_table} u"
+        f" LEFT JOIN {NotificationPrefs._meta.db_table} p ON p.user_id = u.id"
+        " WHERE u.username = ANY(%s)", (names,))  # fmt: skip
     return {name: Account(pk, mode == "immediate" and bool(email))
             for name, pk, mode, email in rows}  # fmt: skip
 

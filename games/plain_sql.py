@@ -1,0 +1,45 @@
+"""Plain SQL for the statements of the command path (the models stay the schema). The ORM
+compiles each query anew for every command; on the hot path that compiling, not PostgreSQL,
+was most of a statement's cost (bench-load profiles, docs/PERFORMANCE.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from django.db import connection
+from django.db.models import Model
+
+
+def insert(model: type[Model], fields: Sequence[str], rows: Iterable[Sequence[Any]], *,
+           returning: str | None = None) -> list[Any]:  # fmt: skip
+    """One multi-row INSERT of `rows` (values in the order of `fields`, each prepared by its
+    field as the ORM would); returns the `returning` field's values, in the rows' order."""
+    rows = list(rows)
+    if not rows:
+        return []
+    meta = model._meta
+    prepared = [meta.get_field(name) for name in fields]
+    params = [field.get_db_prep_save(value, connection)
+              for row in rows for field, value in zip(prepared, row, strict=True)]  # fmt: skip
+    one = f"({', '.join(['%s'] * len(prepared))})"
+    sql = (f"INSERT INTO {meta.db_table} ({', '.join(f.column for f in prepared)})"
+           f" VALUES {', '.join([one] * len(rows))}")  # fmt: skip
+    if returning is not None:
+        sql += f" RETURNING {meta.get_field(returning).column}"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return [row[0] for row in cursor.fetchall()] if returning is not None else []
+
+
+def rows(sql: str, params: Sequence[Any]) -> list[tuple]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def changed(sql: str, params: Sequence[Any]) -> int:
+    """Run an UPDATE or DELETE; how many rows it changed."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.rowcount
