@@ -15,7 +15,7 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import DatabaseError
 
-from games import chat, selectors, services, spectating
+from games import catch_up, chat, selectors, services, spectating
 from games.api_errors import pool_exhausted
 from games.codec import state_from_json
 from games.engine import Event, GameState, fold, redact_event, view_for
@@ -129,8 +129,11 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.presence = Tracker(self.user, self.game_id, self.channel_name)  # no mail meanwhile
         await self.presence.enter()
         await self._send({"type": "view", "view": view})
+        if not view["delayed"]:  # a delayed spectator's stream runs behind the head on purpose
+            catch_up.enter(self)
 
     async def disconnect(self, code: int) -> None:
+        catch_up.leave(self)
         await self.channel_layer.group_discard(self.group, self.channel_name)
         if hasattr(self, "presence"):
             await self.presence.leave()
@@ -227,6 +230,12 @@ class GameConsumer(AsyncWebsocketConsumer):
                 await self.send(text_data=frame)
         await self.send(text_data=batch.view)
         self.last_sent = batch.seq
+
+    async def game_behind(self, message: dict[str, Any]) -> None:
+        """The game's head is past what this socket sent, long after its broadcast should have
+        come (games.catch_up: the layer lost it): what it lacks, as a resync after it."""
+        if message["seq"] > self.last_sent:
+            await self._resync(self.last_sent)
 
     async def game_sealed(self, message: dict[str, Any]) -> None:
         """R19: a pass was sealed. Only the passer's own sockets send anything: his view, now

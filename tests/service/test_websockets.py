@@ -10,6 +10,7 @@ import os
 import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import timedelta
 
 import pytest
 import pytest_asyncio
@@ -18,6 +19,7 @@ from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.db import connections, transaction
+from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -605,3 +607,38 @@ async def test_sockets_connecting_while_moves_are_committed_miss_nothing(table, 
             streamed += events
         assert seqs(streamed) == list(range(first["seq"] + 1, head + 1))
         await sock.receive_nothing(timeout=QUIET)
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_socket_behind_a_lost_broadcast_catches_up_without_a_next_move(
+    table, sockets, settings
+):
+    """The layer lost the last batch (a Redis restart): the socket healed only at the game's
+    next batch, a day away in a correspondence game (bench-faults: 124 sockets fell silent).
+    The process's catch-up look finds it behind the settled head and it sends what it lacks,
+    once, and is not told again."""
+    from games import catch_up
+
+    sock, first = await sockets(table.gid, table.tokens[0])
+    other, _ = await sockets(table.gid, table.tokens[1])
+    with broadcasts_lost(settings):
+        await command(table, 0, PLAY)
+    await sock.receive_nothing(timeout=QUIET)
+    open_ = catch_up._OPEN[asyncio.get_running_loop()]
+    assert await catch_up.once(open_) == 0, "not settled yet: its broadcast may be on its way"
+    await sync_to_async(_settle, thread_sensitive=False)(table.gid)
+    assert await catch_up.once(open_) == 2
+    for socket in (sock, other):
+        events, view = await change(socket)
+        assert seqs(events) == list(range(first["seq"] + 1, view["seq"] + 1))
+    assert view == await rest(table, 1, f"/api/games/{table.gid}/")
+    assert await catch_up.once(open_) == 0
+    await sock.receive_nothing(timeout=QUIET)
+
+
+def _settle(gid: int) -> None:
+    """As if the game's last batch had been committed long enough ago to have arrived."""
+    GameProjection.objects.filter(game_id=gid).update(
+        updated_at=timezone.now() - timedelta(seconds=10)
+    )
