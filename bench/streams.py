@@ -8,7 +8,9 @@ it sends `{"type": "resync", "after": last}`, as the page does; an event it alre
 (asked again by such a resync) is not counted twice. Checks, per socket (each event is the
 previous + 1, the resync answer starting after `after`; no seq twice on one socket, which the
 README promises) and per stream (every seq from the first view's to the game's last arrived):
-a gap or a duplicate is counted, never hidden.
+a gap or a duplicate is counted, never hidden. A socket's own order is checked against the
+consumer's promise: after its first view at seq V, live events run from V + 1, and a resync
+after `a` owes (a, V] in order, possibly after some live events (the README's Live stream).
 
 (Until this session the stream resynced after the *highest* seq received: a socket that died
 between a live event and its resync's answer left a hole no later resync asked for, which
@@ -60,7 +62,11 @@ class Stream:
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     ws: object | None = None
     closing: bool = False
-    _sock_last: int = 0
+    _sock_last: int = 0  # the last seq of the socket's live run
+    _sock_first: int = 0  # the seq of the socket's first view: its live run starts after it
+    # [next, upto]: what a resync answer owes below the live run, in order (the consumer's
+    # promise: "(a, first_sent) then (last_sent, head]", games.consumers.GameConsumer)
+    _owed: list[int] | None = None
     _sock_seen: set[int] = field(default_factory=set)
     _answers: dict[str, asyncio.Future] = field(default_factory=dict)  # command id -> ack/error
 
@@ -71,10 +77,17 @@ class Stream:
         self.last_frame = now
         kind, seq = parse(frame)
         if kind == "event":
-            if seq != self._sock_last + 1:
-                self.socket_dups += seq <= self._sock_last
-                self.socket_gaps += seq > self._sock_last + 1
-            self._sock_last = max(self._sock_last, seq)
+            owed = self._owed
+            if owed is not None and owed[0] <= seq <= owed[1]:  # the resync answer's part
+                self.socket_gaps += seq != owed[0]
+                owed[0] = seq + 1
+                if owed[0] > owed[1]:
+                    self._owed = None
+            else:  # the live run
+                if seq != self._sock_last + 1:
+                    self.socket_dups += seq <= self._sock_last
+                    self.socket_gaps += seq > self._sock_last + 1
+                self._sock_last = max(self._sock_last, seq)
             self.socket_repeats += seq in self._sock_seen
             self._sock_seen.add(seq)
             if seq in self.held:
@@ -95,15 +108,14 @@ class Stream:
         if kind != "view":
             raise RuntimeError(f"unexpected frame on game {self.game}: {frame[:200]}")
         if fresh:  # the first frame of a socket: the view as of connecting
+            self._sock_first = self._sock_last = seq  # live events come after the view
+            self._owed = None
             if self.first is None:
                 self.first = self.last = self.highest = seq
-                self._sock_last = seq
-            elif seq > self.last:
-                self._sock_last = self.last  # the resync answer starts after it
+            elif seq > self.last:  # the answer owes (last, seq]; live events may come first
+                self._owed = [self.last + 1, seq]
                 self.resyncs += 1
                 await ws.send(json.dumps({"type": "resync", "after": self.last}))
-            else:
-                self._sock_last = seq
         if seq >= self.view_seq:
             self.view_seq = seq
             self.view_times[seq] = now
@@ -151,7 +163,8 @@ class Stream:
         ws = self.ws
         if ws is None:
             return False
-        self._sock_last = self.last
+        # The answer owes what precedes this socket's run, then goes on after the run.
+        self._owed = [self.last + 1, self._sock_first] if self.last < self._sock_first else None
         self.stall_resyncs += 1
         try:
             await ws.send(json.dumps({"type": "resync", "after": self.last}))
