@@ -8,20 +8,23 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.db import connection
-from django.db.models import Model
+from django.db.models import JSONField, Model
 
 
 def insert(model: type[Model], fields: Sequence[str], rows: Iterable[Sequence[Any]], *,
            returning: str | None = None) -> list[Any]:  # fmt: skip
-    """One multi-row INSERT of `rows` (values in the order of `fields`, each prepared by its
-    field as the ORM would); returns the `returning` field's values, in the rows' order."""
+    """One multi-row INSERT of `rows` (values in the order of `fields`: foreign keys as ids,
+    datetimes aware); returns the `returning` field's values, in the rows' order."""
     rows = list(rows)
     if not rows:
         return []
     meta = model._meta
     prepared = [meta.get_field(name) for name in fields]
-    params = [field.get_db_prep_save(value, connection)
-              for row in rows for field, value in zip(prepared, row, strict=True)]  # fmt: skip
+    # The driver adapts numbers, text, booleans and aware datetimes itself; a JSON value is
+    # encoded as its field does (get_db_prep_save for every value was a third of the cost).
+    json = {i: f.encoder for i, f in enumerate(prepared) if isinstance(f, JSONField)}
+    params = [connection.ops.adapt_json_value(value, json[i]) if i in json else value
+              for row in rows for i, value in enumerate(row)]  # fmt: skip
     one = f"({', '.join(['%s'] * len(prepared))})"
     sql = (f"INSERT INTO {meta.db_table} ({', '.join(f.column for f in prepared)})"
            f" VALUES {', '.join([one] * len(rows))}")  # fmt: skip
