@@ -24,9 +24,11 @@ from websockets.asyncio.client import connect
 from bench.clients import choose, client, make_players, new_game
 from bench.env import Running, cpu_per, load, percentile
 
-# Frames are json.dumps({"type": "event", "event": {"seq": ...}}) and
-# json.dumps({"type": "view", "view": {"id": ..., "seq": ...}}): read the seq off the front.
-FRONT = re.compile(r'\{"type": "(event|view)", "(?:event|view)": \{(?:"id": \d+, )?"seq": (\d+)')
+# Frames are {"type": "event", "event": {"seq": ...}} and {"type": "view", "view": {"id": ...,
+# "seq": ...}} (compact since games.frames): read the seq off the front.
+FRONT = re.compile(
+    r'\{"type": ?"(event|view)", ?"(?:event|view)": ?\{(?:"id": ?\d+, ?)?"seq": ?(\d+)'
+)
 DELIVERY_TIMEOUT_S = 10.0
 
 

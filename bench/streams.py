@@ -25,6 +25,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
+import orjson
 from websockets.asyncio.client import connect
 from websockets.exceptions import WebSocketException
 
@@ -122,7 +123,7 @@ class Stream:
             if len(self.view_times) > 64:
                 del self.view_times[min(self.view_times)]
             if self.player:
-                self.view = json.loads(frame)["view"]
+                self.view = orjson.loads(frame)["view"]
         self.changed.set()
 
     def answered(self, view: dict) -> None:

@@ -7,7 +7,6 @@ unknown game is (README, Live stream)."""
 
 from __future__ import annotations
 
-import json
 from collections import OrderedDict
 from typing import Any
 
@@ -22,6 +21,7 @@ from games.engine import Event, GameState, fold, redact_event, view_for
 from games.engine.errors import Code
 from games.engine.events import BLOCK_PASSED
 from games.errors import ApiError
+from games.frames import frame_text
 from games.notifications.presence import Tracker
 from games.notify import group_name
 from games.socket_db import socket_db
@@ -67,10 +67,10 @@ def _render(message: dict[str, Any], state: GameState, viewer: int | None,
             continue
         data = redact_event(Event(e["type"], e["data"], e["v"]), state, viewer)
         event = {"seq": e["seq"], "type": e["type"], "at": e["at"], "data": data}
-        frames.append(json.dumps({"type": "event", "event": event}))
+        frames.append(frame_text({"type": "event", "event": event}))
     view = {"id": game_id, "seq": seq, **view_for(_seen_by(message, state, viewer), viewer),
             "deadline": message["deadline"], "delayed": False}  # fmt: skip
-    frames.append(json.dumps({"type": "view", "view": view}))
+    frames.append(frame_text({"type": "view", "view": view}))
     return tuple(frames)
 
 
@@ -286,4 +286,4 @@ class GameConsumer(AsyncWebsocketConsumer):
             self.last_sent = max(self.last_sent, events[-1]["seq"])
 
     async def _send(self, payload: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(payload))
+        await self.send(text_data=frame_text(payload))

@@ -24,7 +24,6 @@ and every spectator socket of that process sends the same text.
 from __future__ import annotations
 
 import asyncio
-import json
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
@@ -34,6 +33,7 @@ from games import selectors
 from games.engine import GameState
 from games.engine.events import GAME_STARTED
 from games.engine.state import ACTIVE
+from games.frames import frame_text
 from games.models import GameEvent, GameProjection
 from games.socket_db import socket_db
 
@@ -209,8 +209,8 @@ def _compute(message: dict[str, Any], present: GameState) -> DelayedBatch:
     seq = _behind(message["seq"], delay, start)
     shown = Shown(seq, selectors.state_at(game_id, seq))
     events = tuple(
-        (e["seq"], json.dumps({"type": "event", "event": e}))
+        (e["seq"], frame_text({"type": "event", "event": e}))
         for e in shown_events(game_id, shown, first - 1)
     )
-    view = json.dumps({"type": "view", "view": shown_view(game_id, shown)})
+    view = frame_text({"type": "view", "view": shown_view(game_id, shown)})
     return DelayedBatch(first, shown.seq, shown.state, events, view)

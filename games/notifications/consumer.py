@@ -5,11 +5,11 @@ with 4401. It sends nothing else and reads nothing: the list and the count come 
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from games.frames import frame_text
 from games.notifications.push import unread, user_group
 from games.socket_db import socket_db
 
@@ -36,6 +36,6 @@ class MeConsumer(AsyncWebsocketConsumer):
 
     async def user_notification(self, message: dict[str, Any]) -> None:
         count = await socket_db(unread)(self.user_id)
-        await self.send(text_data=json.dumps({"type": "notification",
+        await self.send(text_data=frame_text({"type": "notification",
                                               "notification": message["notification"],
                                               "unread": count}))  # fmt: skip
