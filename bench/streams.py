@@ -136,8 +136,8 @@ class Stream:
     async def command(self, key: str, body: dict, timeout: float) -> dict | None:
         """Send a command over the open socket (API.md, "Commands over the socket"; the key is
         its id) and return the `ack` or `error` frame; None when no socket is open, it dropped
-        or no answer came within `timeout`: the caller sends the same key over REST, as the
-        table page does."""
+        (at once: `run` answers None for it) or no answer came within `timeout`: the caller
+        sends the same key over REST, as the table page does."""
         ws = self.ws
         if ws is None:
             return None
@@ -194,6 +194,9 @@ class Stream:
             except (OSError, TimeoutError, WebSocketException) as err:
                 self.last_error = f"{type(err).__name__}: {err}"[:200]
             self.ws = None
+            for waiting in self._answers.values():  # a drop: REST at once, as the page does
+                if not waiting.done():
+                    waiting.set_result(None)
             if self.closing:
                 return
             self.drops += 1
