@@ -35,6 +35,11 @@ def insert(model: type[Model], fields: Sequence[str], rows: Iterable[Sequence[An
         return [row[0] for row in cursor.fetchall()] if returning is not None else []
 
 
+def marks(values: Sequence[Any]) -> str:
+    """`%s, %s, …` for an IN list (`= ANY(%s)` is PostgreSQL's alone; `make run` is SQLite)."""
+    return ", ".join(["%s"] * len(values))
+
+
 def rows(sql: str, params: Sequence[Any]) -> list[tuple]:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)

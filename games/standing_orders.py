@@ -109,8 +109,9 @@ def orders_by_seat(game_id: int, state: GameState) -> dict[int, str]:
     rows = plain_sql.rows(
         f"SELECT u.username, o.game_id, o.block FROM {StandingOrder._meta.db_table} o"
         f" JOIN {get_user_model()._meta.db_table} u ON u.id = o.user_id"
-        " WHERE u.username = ANY(%s) AND (o.game_id = %s OR o.game_id IS NULL) ORDER BY o.id",
-        (list(seats), game_id))  # fmt: skip
+        f" WHERE u.username IN ({plain_sql.marks(seats)})"
+        " AND (o.game_id = %s OR o.game_id IS NULL) ORDER BY o.id",
+        (*seats, game_id))  # fmt: skip
     # (name, game) → its latest row (append-only: the highest id wins), as _by_key does
     latest = {(name, game): _Order(block) for name, game, block in rows}
     applying = {seat: _applies(latest, name, game_id) for name, seat in seats.items()}

@@ -150,7 +150,7 @@ def _accounts(state: GameState, told: list[tuple[Told, datetime]]) -> dict[str, 
     rows = plain_sql.rows(
         f"SELECT u.username, u.id, p.email_mode, p.email FROM {get_user_model()._meta.db_table} u"
         f" LEFT JOIN {NotificationPrefs._meta.db_table} p ON p.user_id = u.id"
-        " WHERE u.username = ANY(%s)", (names,))  # fmt: skip
+        f" WHERE u.username IN ({plain_sql.marks(names)})", names)  # fmt: skip
     return {name: Account(pk, mode == "immediate" and bool(email))
             for name, pk, mode, email in rows}  # fmt: skip
 
