@@ -252,6 +252,7 @@ def run(*, actions: Actions, interval: float = 0.2, stop: threading.Event | None
                     beside is None or beside.done()):  # fmt: skip
                 beside, beside_at = pool.submit(_beside, each_second), time.monotonic() + 1
             stop.wait(interval)
+    close_old_connections()  # this thread's connection back to the pool
 
 
 def _beside(step: Callable[[], object]) -> None:
