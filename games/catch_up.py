@@ -16,16 +16,14 @@ A spectator of a delayed game is not watched: his stream runs behind the head on
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
-import weakref
 from datetime import timedelta
 from typing import Protocol
 
 from channels.layers import get_channel_layer
 from django.utils import timezone
 
+from games.live_sockets import EachLoop
 from games.models import GameProjection
 from games.socket_db import socket_db
 
@@ -42,24 +40,12 @@ class Watched(Protocol):
     channel_name: str
 
 
-# This process's live sockets, per event loop (a worker has one; tests make many).
-_OPEN: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, Watched]] = (
-    weakref.WeakKeyDictionary()
-)
-_WATCHERS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task] = (
-    weakref.WeakKeyDictionary()
-)
-
-
 def enter(socket: Watched) -> None:
-    loop = asyncio.get_running_loop()
-    _OPEN.setdefault(loop, {})[socket.channel_name] = socket
-    if loop not in _WATCHERS or _WATCHERS[loop].done():
-        _WATCHERS[loop] = loop.create_task(_watch_forever(_OPEN[loop]))
+    SOCKETS.enter(socket.channel_name, socket)
 
 
 def leave(socket: Watched) -> None:
-    _OPEN.get(asyncio.get_running_loop(), {}).pop(socket.channel_name, None)
+    SOCKETS.leave(socket.channel_name)
 
 
 def settled_heads(game_ids: list[int]) -> dict[int, int]:
@@ -82,9 +68,9 @@ async def once(open_: dict[str, Watched]) -> int:
     return len(behind)
 
 
-async def _watch_forever(open_: dict[str, Watched]) -> None:
-    while True:
-        await asyncio.sleep(CATCH_UP_S)
-        with contextlib.suppress(Exception):  # the next look tries again
-            if told := await once(open_):
-                log.info("%s sockets behind their game's head were told to catch up", told)
+async def _look(open_: dict[str, Watched]) -> None:
+    if told := await once(open_):
+        log.info("%s sockets behind their game's head were told to catch up", told)
+
+
+SOCKETS = EachLoop(CATCH_UP_S, _look)

@@ -5,28 +5,17 @@ has open (games.notifications.outbox)."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import weakref
 from datetime import timedelta
 
 from django.utils import timezone
 
+from games.live_sockets import EachLoop
 from games.models import Presence
 from games.socket_db import socket_db
 
 HEARTBEAT_S = 20
 TTL = timedelta(seconds=60)  # three missed heartbeats
-
-# This process's tracked sockets, per event loop (a worker has one; tests make many), renewed
-# together: one statement per process per heartbeat, not one per socket (600 sockets: 30
-# writes a second, as many as the moves of 200 games).
-_LIVE: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, Tracker]] = (
-    weakref.WeakKeyDictionary()
-)
-_BEATERS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task] = (
-    weakref.WeakKeyDictionary()
-)
 
 
 def beat(rows: list[tuple[int, int, str]]) -> None:
@@ -44,13 +33,15 @@ def _gone(channel: str) -> None:
     Presence.objects.filter(channel=channel).delete()
 
 
-async def _beat_forever(live: dict[str, Tracker]) -> None:
-    while True:
-        await asyncio.sleep(HEARTBEAT_S)
-        rows = [t.row for t in live.values()]
-        if rows:
-            with contextlib.suppress(Exception):  # a missed beat only shortens the presence
-                await socket_db(beat)(rows)
+async def _beat_all(live: dict[str, Tracker]) -> None:
+    rows = [t.row for t in live.values()]
+    if rows:  # a missed beat only shortens the presence
+        await socket_db(beat)(rows)
+
+
+# One upsert per process per heartbeat, not one per socket (600 sockets: 30 writes a second,
+# as many as the moves of 200 games).
+TRACKED = EachLoop(HEARTBEAT_S, _beat_all)
 
 
 class Tracker:
@@ -70,16 +61,12 @@ class Tracker:
         if self.user_id is None:
             return
         await socket_db(beat)([self.row])
-        loop = asyncio.get_running_loop()
-        live = _LIVE.setdefault(loop, {})
-        live[self.channel] = self
-        if loop not in _BEATERS or _BEATERS[loop].done():
-            _BEATERS[loop] = loop.create_task(_beat_forever(live))
+        TRACKED.enter(self.channel, self)
 
     async def leave(self) -> None:
         if self.user_id is None:
             return
-        _LIVE.get(asyncio.get_running_loop(), {}).pop(self.channel, None)
+        TRACKED.leave(self.channel)
         with contextlib.suppress(Exception):  # unreachable database: the row expires (TTL)
             await socket_db(_gone)(self.channel)
 

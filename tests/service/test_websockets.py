@@ -631,7 +631,7 @@ async def test_a_socket_behind_a_lost_broadcast_catches_up_without_a_next_move(
     with broadcasts_lost(settings):
         await command(table, 0, PLAY)
     await sock.receive_nothing(timeout=QUIET)
-    open_ = catch_up._OPEN[asyncio.get_running_loop()]
+    open_ = catch_up.SOCKETS.live()
     assert await catch_up.once(open_) == 0, "not settled yet: its broadcast may be on its way"
     await sync_to_async(_settle, thread_sensitive=False)(table.gid)
     assert await catch_up.once(open_) == 2
