@@ -4,11 +4,11 @@ was most of a statement's cost (bench-load profiles, docs/PERFORMANCE.md)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from django.db import connection
-from django.db.models import JSONField, Model
+from django.db.models import DateTimeField, JSONField, Model
 
 
 def insert(model: type[Model], fields: Sequence[str], rows: Iterable[Sequence[Any]], *,
@@ -20,10 +20,12 @@ def insert(model: type[Model], fields: Sequence[str], rows: Iterable[Sequence[An
         return []
     meta = model._meta
     prepared = [meta.get_field(name) for name in fields]
-    # The driver adapts numbers, text, booleans and aware datetimes itself; a JSON value is
-    # encoded as its field does (get_db_prep_save for every value was a third of the cost).
-    json = {i: f.encoder for i, f in enumerate(prepared) if isinstance(f, JSONField)}
-    params = [connection.ops.adapt_json_value(value, json[i]) if i in json else value
+    # The driver adapts numbers, text and booleans itself; JSON and datetimes are adapted as
+    # their fields do (SQLite stores datetimes as naive UTC text), and nothing else:
+    # get_db_prep_save for every value was a third of the cost.
+    adapt = {i: _adapter(f) for i, f in enumerate(prepared)
+             if isinstance(f, JSONField | DateTimeField)}  # fmt: skip
+    params = [adapt[i](value) if i in adapt else value
               for row in rows for i, value in enumerate(row)]  # fmt: skip
     one = f"({', '.join(['%s'] * len(prepared))})"
     sql = (f"INSERT INTO {meta.db_table} ({', '.join(f.column for f in prepared)})"
@@ -35,9 +37,36 @@ def insert(model: type[Model], fields: Sequence[str], rows: Iterable[Sequence[An
         return [row[0] for row in cursor.fetchall()] if returning is not None else []
 
 
+def _adapter(field: JSONField | DateTimeField) -> Callable[[Any], Any]:
+    if isinstance(field, JSONField):
+        return lambda value: connection.ops.adapt_json_value(value, field.encoder)
+    return connection.ops.adapt_datetimefield_value
+
+
 def marks(values: Sequence[Any]) -> str:
     """`%s, %s, …` for an IN list (`= ANY(%s)` is PostgreSQL's alone; `make run` is SQLite)."""
     return ", ".join(["%s"] * len(values))
+
+
+def reader(model: type[Model], fields: Sequence[str]) -> Callable[[tuple], tuple]:
+    """Turns a row of these fields' columns, as `rows` returns it, into the values the ORM
+    would give (JSON parsed, SQLite's datetimes aware): each column through its converters."""
+    meta, steps = model._meta, []
+    for name in fields:
+        field = meta.get_field(name)
+        col = field.get_col(meta.db_table)
+        converters = connection.ops.get_db_converters(col) + field.get_db_converters(connection)
+        steps.append((col, converters))
+
+    def read(row: tuple) -> tuple:
+        out = []
+        for value, (col, converters) in zip(row, steps, strict=True):
+            for convert in converters:
+                value = convert(value, col, connection)
+            out.append(value)
+        return tuple(out)
+
+    return read
 
 
 def rows(sql: str, params: Sequence[Any]) -> list[tuple]:

@@ -23,8 +23,6 @@ import logging
 from datetime import datetime
 from itertools import groupby
 
-from django.db import connection
-
 from games import plain_sql
 from games.engine import Event, GameState, fold, window_open
 from games.engine.events import BLOCK_PASSED
@@ -38,13 +36,12 @@ log = logging.getLogger(__name__)
 def load(game_id: int, window_seq: int) -> list[SealedPass]:
     """The passes sealed in the window open at `window_seq`, in the order received. Plain SQL
     (games.plain_sql): it runs in every command decided in a block window."""
-    data = SealedPass._meta.get_field("data")
+    read = plain_sql.reader(SealedPass, ("id", "seat", "v", "data", "at"))
     found = plain_sql.rows(f"SELECT id, seat, v, data, at FROM {SealedPass._meta.db_table}"
                            " WHERE game_id = %s AND window_seq = %s ORDER BY id",
                            (game_id, window_seq))  # fmt: skip
-    return [SealedPass(pk=pk, game_id=game_id, window_seq=window_seq, seat=seat, v=v, at=at,
-                       data=data.from_db_value(raw, None, connection))
-            for pk, seat, v, raw, at in found]  # fmt: skip
+    return [SealedPass(pk=pk, game_id=game_id, window_seq=window_seq, seat=seat, v=v, data=data,
+                       at=at) for pk, seat, v, data, at in map(read, found)]  # fmt: skip
 
 
 def as_events(rows: list[SealedPass]) -> list[Event]:

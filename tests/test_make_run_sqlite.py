@@ -1,6 +1,8 @@
 """`make run` is SQLite with the in-memory channel layer: the command path's plain SQL must
 run there too (`= ANY(%s)` is PostgreSQL's alone: on SQLite every move that told a player
-something failed). A game between two accounts, through the API, in a process of its own."""
+something failed), and what it reads back must be what the ORM gives (aware datetimes). A
+game between three accounts, through the API, in a process of its own: the first of two
+passes in a block window is sealed (R19) and read back when the second closes it."""
 
 from __future__ import annotations
 
@@ -26,22 +28,25 @@ def player(name):
     client.credentials(HTTP_AUTHORIZATION="Token " + answer.json()["token"])
     return client
 
-anna, ben = player("anna"), player("ben")
-gid = anna.post("/api/games/", {"seats": 2}, format="json").json()["id"]
-for client in (anna, ben):
+anna, ben, cyril = player("anna"), player("ben"), player("cyril")
+gid = anna.post("/api/games/", {"seats": 3}, format="json").json()["id"]
+for client in (anna, ben, cyril):
     assert client.post(f"/api/games/{gid}/join/", {}, format="json").status_code == 200
 for _ in range(6):  # plays open block windows; passes close them
-    for client in (anna, ben):
+    for client in (anna, ben, cyril):
         view = client.get(f"/api/games/{gid}/").json()
         command = next((c for c in view["legal"] if c["type"] in ("pass", "play")), None)
         if command is not None:
             answer = client.post(f"/api/games/{gid}/commands/",
                                  {"expected_seq": view["seq"], **command}, format="json")
             assert answer.status_code == 200, answer.content
-told = [n["kind"] for client in (anna, ben)
+told = [n["kind"] for client in (anna, ben, cyril)
         for n in client.get("/api/notifications/").json()["notifications"]]
 assert "your_turn" in told and "block_window" in told, told
-print("played", view["seq"])
+events = anna.get(f"/api/games/{gid}/events/").json()["events"]
+passes = [e for e in events if e["type"] == "block_passed"]
+assert passes and all(e["at"].endswith(("Z", "+00:00")) for e in events), passes
+print("played", view["seq"], "with", len(passes), "passes")
 """
 
 
