@@ -7,12 +7,12 @@ rates are medians over the rounds, ratios medians of the same-round ratios.
 - plain: one `INSERT INTO games_gameevent ...` per event with psycopg in autocommit mode (one
   statement = one transaction), same table, same indexes, same payload; hashes are constants.
 - ours: `transaction.atomic()` + `event_store.append` (hash chain, Django ORM), one
-  event per transaction, the head kept in memory as `games.services` keeps it in the projection;
+  event per transaction, the head kept in memory as `games.table.commands` keeps it in the projection;
   ours per command: the events of one command in one transaction, as the service appends.
 - eventsourcing: an `Application` with PERSISTENCE_MODULE=eventsourcing.postgres, one aggregate
   event per `save()` (and, for comparison, one `save()` per command); its
   `PostgresApplicationRecorder.insert_events` alone with one stored event per call.
-- game_command: the whole write path of `games.services.game_command` in this process (row-locked
+- game_command: the whole write path of `games.table.commands.game_command` in this process (row-locked
   projection, engine, append, projection, idempotency row, after-commit broadcast and Celery).
 """
 
@@ -92,7 +92,7 @@ def _timed(count: int, step: Callable[[int], int]) -> float:
 def _new_games(how_many: int) -> list[int]:
     from django.contrib.auth import get_user_model
 
-    from games.models import Game
+    from games.core.models import Game
 
     user, _ = get_user_model().objects.get_or_create(username="bench-appends")
     return [Game.objects.create(seed=b"\0" * 32, created_by=user).pk for _ in range(how_many)]
@@ -280,7 +280,7 @@ def eventsourcing_recorder(work: Workload, count: int) -> float:
 
 
 def game_command_path(count: int) -> tuple[float, float, list[float]]:
-    """games.services.game_command for humans in every seat, in-process (no HTTP).
+    """games.table.commands.game_command for humans in every seat, in-process (no HTTP).
     Returns events/s, commands/s and per-command latencies in ms."""
     from django.contrib.auth import get_user_model
 

@@ -5,7 +5,7 @@
   itself and `GET /api/games/{id}/audit/` as staff on a few games, which must agree;
 - every deadline as it was kept: the log is folded batch by batch (one command's events share
   one `at`), each batch's pending decision and its deadline recomputed as the projection does
-  (games.deadlines.due), and each `timed_out` batch timed against its deadline: one before
+  (games.table.deadline.due), and each `timed_out` batch timed against its deadline: one before
   its deadline would be a second act on a decision already timed out (or a wrong deadline);
   two `timed_out` batches for one decision (one `since`) would be a duplicate;
 - how long decisions that only bots had to answer waited for their batch.
@@ -70,10 +70,10 @@ def _batches(rows):
 
 def deadlines_kept(game_ids: list[int]) -> dict:
     from games import event_store
-    from games.deadlines import DeadlineKind, due
+    from games.table.deadline import DeadlineKind, due
     from games.engine import events as ev
     from games.engine import fold
-    from games.projections import NOT_A_NEW_DECISION
+    from games.table.projections import NOT_A_NEW_DECISION
 
     late_ms, bot_wait_ms, early, twice = [], [], [], []
     kinds: Counter = Counter()

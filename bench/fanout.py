@@ -25,7 +25,7 @@ from bench.clients import choose, client, make_players, new_game
 from bench.env import Running, cpu_per, load, percentile
 
 # Frames are {"type": "event", "event": {"seq": ...}} and {"type": "view", "view": {"id": ...,
-# "seq": ...}} (compact since games.frames): read the seq off the front.
+# "seq": ...}} (compact since games.live.frames): read the seq off the front.
 FRONT = re.compile(
     r'\{"type": ?"(event|view)", ?"(?:event|view)": ?\{(?:"id": ?\d+, ?)?"seq": ?(\d+)'
 )

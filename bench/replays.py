@@ -121,15 +121,15 @@ def long_game(min_events: int, label: str) -> tuple[bytes, list[list]]:
 
 
 def store_game(seed: bytes, batches: list[list]) -> int:
-    """Each batch in a transaction of its own, as games.services._append stores a command."""
+    """Each batch in a transaction of its own, as games.table.commands._append stores a command."""
     from django.contrib.auth import get_user_model
     from django.db import transaction
     from django.utils import timezone
 
     from games import event_store
     from games.engine import fold
-    from games.models import Game
-    from games.projections import project_batch
+    from games.core.models import Game
+    from games.table.projections import project_batch
 
     owner = get_user_model().objects.create_user("bench-host", is_active=False)
     game = Game.objects.create(seed=seed, created_by=owner)
@@ -315,8 +315,8 @@ def main(argv: list[str] | None = None) -> dict:
     args = _args(argv)
     started, load_before = time.monotonic(), os.getloadavg()
     fresh_database()
-    from games.models import GameSnapshot
-    from games.projections import SNAPSHOT_EVERY
+    from games.core.models import GameSnapshot
+    from games.table.projections import SNAPSHOT_EVERY
 
     seed, batches = long_game(args.events, args.seed)
     t0 = time.perf_counter()

@@ -45,7 +45,7 @@ def appends_md(a: dict) -> list[str]:
             "1 round trip, commit included"),
         row("ours, one event per transaction: `atomic()` + `event_store.append`", "ours",
             "hash chain, ORM; BEGIN, INSERT, COMMIT"),
-        row("ours, one transaction per command (as `games.services` appends)", "ours_cmd",
+        row("ours, one transaction per command (as `games.table.commands` appends)", "ours_cmd",
             f"{_n(a['ours_cmd_commands_per_s'])} commands/s"),
         row("eventsourcing `Application.save()`, single-event saves", "es_app",
             "PERSISTENCE_MODULE=eventsourcing.postgres"),

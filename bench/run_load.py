@@ -80,7 +80,7 @@ async def _play(running: Stack, args: argparse.Namespace, seated: list[list[Play
 
 
 def _finals() -> dict[int, tuple[int, str]]:
-    from games.models import GameProjection
+    from games.core.models import GameProjection
 
     rows = GameProjection.objects.values_list("game_id", "seq", "status")
     return {game: (seq, status) for game, seq, status in rows}

@@ -66,7 +66,7 @@ class Stream:
     _sock_last: int = 0  # the last seq of the socket's live run
     _sock_first: int = 0  # the seq of the socket's first view: its live run starts after it
     # [next, upto]: what a resync answer owes below the live run, in order (the consumer's
-    # promise: "(a, first_sent) then (last_sent, head]", games.consumers.GameConsumer)
+    # promise: "(a, first_sent) then (last_sent, head]", games.live.consumer.GameConsumer)
     _owed: list[int] | None = None
     _sock_seen: set[int] = field(default_factory=set)
     _answers: dict[str, asyncio.Future] = field(default_factory=dict)  # command id -> ack/error

@@ -6,12 +6,12 @@
 Process CPU time (`time.process_time`: every thread of this process, so the broadcast's
 own loop thread counts too; a loaded machine moves it far less than the wall clock) of:
 - `services.game_command`, the whole service call as a socket command makes it (in a worker
-  thread of an event loop, as games.consumers calls it): row-locked
+  thread of an event loop, as games.live.consumer calls it): row-locked
   projection, engine, append, projection, idempotency row, and after COMMIT the broadcast to
   Redis and Celery's `apply_async`;
 - the receiving side of its broadcast, as a web process does it: the channel layer's
   `receive` of the group message, then for every seat and one spectator the socket's frames
-  (games.consumers: the batch parsed once, then redaction + view + JSON per viewer).
+  (games.live.consumer: the batch parsed once, then redaction + view + JSON per viewer).
 Humans in every seat of 2-4 seat games, commands chosen at random from `legal`. With
 --profile, cProfile of the service calls (sorted by tottime) is written to FILE.
 """
@@ -47,7 +47,7 @@ def run(commands: int, profile: str | None) -> dict:
     from django.contrib.auth import get_user_model
 
     from games import consumers, selectors, services
-    from games.notify import group_name
+    from games.table.publish import group_name
 
     users = [get_user_model().objects.create(username=f"bench-cpu-{uuid.uuid4().hex[:10]}")
              for _ in range(4)]  # fmt: skip
@@ -65,7 +65,7 @@ def run(commands: int, profile: str | None) -> dict:
             if profiler:
                 profiler.disable()
 
-    # As games.consumers calls it: in a worker thread of a running loop, so the broadcast's
+    # As games.live.consumer calls it: in a worker thread of a running loop, so the broadcast's
     # async_to_sync hops back to that loop (as in a web process) instead of starting one.
     command = database_sync_to_async(call)
     service, receiving, frames_per_viewer = [], [], []

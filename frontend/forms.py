@@ -8,7 +8,7 @@ from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
-from games.accounts import IMPORTER
+from games.accounts.services import IMPORTER
 from games.engine.setup import BOT_NAME
 from games.engine.state import PAIRS, PAIRS_EXTREME, STANDARD
 

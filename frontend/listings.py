@@ -15,8 +15,9 @@ from typing import Any
 from django.db.models import F, Q
 from django.db.models.fields.json import KeyTransform
 
-from games import sealing
-from games.models import GameProjection, PlayerSeat
+from games.core import sealed_passes
+from games.core.models import GameProjection
+from games.table.models import PlayerSeat
 
 PAGE = 50  # games per lobby section
 STATE_KEYS = ("options", "names", "bots", "lives", "awaiting", "kostic", "phase", "turn")
@@ -51,7 +52,7 @@ class GameRow:
 
     @property
     def delay(self) -> int:
-        """Events spectators stay behind (games.spectating); a game older than the option: 0."""
+        """Events spectators stay behind (games.table.spectating); a game older than the option: 0."""
         return self.options.get("spectator_delay", 0)
 
     @property
@@ -126,7 +127,7 @@ def open_games() -> list[GameRow]:
 def running_games() -> list[GameRow]:
     """Games being played, the most recently moved first. The lobby is public: of a game with
     a spectator delay it shows only who plays and how (no lives, turn or whose move it is:
-    its spectators see those `delay` events late, games.spectating)."""
+    its spectators see those `delay` events late, games.table.spectating)."""
     query = GameProjection.objects.filter(status="active").order_by("-updated_at", "-game_id")
     return [_without_play(g) if g.delayed else g for g in _rows(query[:PAGE])]
 
@@ -166,7 +167,7 @@ def my_games(user) -> tuple[list[GameRow], list[GameRow]]:
 def _without_my_sealed_passes(games: list[GameRow], username: str) -> list[GameRow]:
     """A block window no longer waits for a player who passed; only he may know it (R19)."""
     windows = {g.id: g.seq for g in games if g.phase == "block"}
-    passed = sealing.sealed_seats(windows) if windows else {}
+    passed = sealed_passes.sealed_seats(windows) if windows else {}
     out = []
     for game in games:
         seat = game.seat_of(username)

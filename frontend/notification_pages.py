@@ -10,8 +10,8 @@ from django.shortcuts import redirect, render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
-from games.errors import ApiError
-from games.notifications import service
+from games.core.errors import ApiError
+from games.notifications import services
 from games.notifications.mails import user_of_token
 
 
@@ -22,7 +22,7 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
         raise Http404("no such link")
     done = request.method == "POST"
     if done:
-        service.unsubscribe(user_id=user_id)
+        services.unsubscribe(user_id=user_id)
     return render(request, "frontend/unsubscribe.html", {"done": done})
 
 
@@ -32,7 +32,7 @@ def preferences(request: HttpRequest) -> HttpResponse:
     body = {name: request.POST[name] for name in ("email_mode", "language") if name in request.POST}
     body["email"] = request.POST.get("email", "").strip() or None
     try:
-        service.prefs_set(user=request.user, body=body)
+        services.prefs_set(user=request.user, body=body)
     except ApiError:
         return redirect("/me/?prefs=invalid#notification-prefs")
     return redirect("/me/?prefs=saved#notification-prefs")

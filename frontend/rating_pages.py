@@ -1,5 +1,5 @@
 """A player's profile and the leaderboard (issue 10): server-rendered from the ratings' read
-side (games.rating_selectors); rating_chart.js draws the profile's rating history."""
+side (games.ratings.selectors); rating_chart.js draws the profile's rating history."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from django.utils.translation import gettext_lazy as _
 
 from frontend import listings
 from frontend.forms import VARIANT_NAMES
-from games import rating_selectors
-from games.errors import ApiError
+from games.ratings import selectors as rating_selectors
+from games.core.errors import ApiError
 
 RECENT_GAMES = 10
 

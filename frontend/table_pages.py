@@ -9,9 +9,10 @@ from django.utils.translation import get_language
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 from frontend.visits import record_visit
-from games import selectors, spectating
+from games.table import selectors
+from games.table import spectating
 from games.engine import Deck
-from games.errors import ApiError
+from games.core.errors import ApiError
 
 # The frame's few words; everything the game says comes from i18n.js.
 WORDS = {
@@ -44,7 +45,7 @@ def _missing(request, game_id: int):
 
 @ensure_csrf_cookie
 def table(request, game_id: int):
-    try:  # a spectator of a delayed game has been shown its shown seq (games.spectating)
+    try:  # a spectator of a delayed game has been shown its shown seq (games.table.spectating)
         last, _, state = spectating.last_seq_for(game_id, request.user)
     except ApiError:
         return _missing(request, game_id)
@@ -62,7 +63,7 @@ def table(request, game_id: int):
 
 @ensure_csrf_cookie
 def replay(request, game_id: int):
-    try:  # a spectator of a delayed game replays up to its shown seq (games.spectating)
+    try:  # a spectator of a delayed game replays up to its shown seq (games.table.spectating)
         last, _, state = spectating.last_seq_for(game_id, request.user)
     except ApiError:
         return _missing(request, game_id)

@@ -3,8 +3,8 @@ unknown game), never left to the router, whose "no route" is an HTTP 500 of the 
 
 from django.urls import path, re_path
 
-from games.consumers import GameConsumer, NoSuchStream
-from games.notifications.consumer import MeConsumer
+from games.live.consumer import GameConsumer, NoSuchStream
+from games.live.me_consumer import MeConsumer
 
 websocket_urlpatterns = [
     path("ws/games/<int:game_id>/", GameConsumer.as_asgi()),

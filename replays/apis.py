@@ -9,7 +9,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games.api_base import Api, json_object
+from games.api.base import Api, json_object
 from replays import disputes
 from replays.models import REASON_MAX_LENGTH
 

@@ -17,8 +17,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games.chat_services import chat_record
-from games.models import Game
+from games.chat.services import chat_record
+from games.core.models import Game
 from replays import disputes
 from replays.models import Dispute
 from replays.verification import verify_game

@@ -11,10 +11,11 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games import event_store
+from games.core import event_store
 from games.engine.errors import Code
-from games.errors import ApiError, not_found
-from games.models import Game, GameEvent, PlayerSeat
+from games.core.errors import ApiError, not_found
+from games.core.models import Game, GameEvent
+from games.table.models import PlayerSeat
 from replays.models import REASON_MAX_LENGTH, Dispute, DisputeNote
 from replays.transcript import transcript
 

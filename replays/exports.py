@@ -20,12 +20,12 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games import event_store
-from games.accounts import IMPORTER
+from games.core import event_store
+from games.accounts.services import IMPORTER
 from games.engine import GameState, fold
 from games.engine.events import GAME_ENDED
-from games.models import Game, GameEvent
-from games.projections import rebuild_game
+from games.core.models import Game, GameEvent
+from games.table.projections import rebuild_game
 from replays.verification import Check, Report, verify_record
 
 FORMAT, VERSION = "sejmi-game", 1

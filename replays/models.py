@@ -1,6 +1,6 @@
 """Disputes: a player's claim about a game, and the staff's notes and decision on it.
 
-The game's own record (`games.models.GameEvent`) is never touched here: a dispute only points
+The game's own record (`games.core.models.GameEvent`) is never touched here: a dispute only points
 at it. Notes are append-only records of their own (a PostgreSQL trigger refuses UPDATE and
 DELETE, migration 0002).
 """
@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from games.models import Game
+from games.core.models import Game
 
 REASON_MAX_LENGTH = 2000
 

@@ -10,12 +10,14 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games import event_store, selectors, spectating
-from games.api_base import Api, answers, choice_param, int_param
+from games.core import event_store
+from games.table import selectors
+from games.table import spectating
+from games.api.base import Api, answers, choice_param, int_param
 from games.engine.errors import Code
 from games.engine.state import VARIANTS
-from games.errors import ApiError
-from games.serializers import AuditSerializer, ViewSerializer
+from games.core.errors import ApiError
+from games.table.serializers import AuditSerializer, ViewSerializer
 from replays import selectors as replay_selectors
 from replays.exports import export_lines
 from replays.markers import markers
@@ -24,7 +26,7 @@ from replays.verification import audit_for_user
 
 
 def _events(game_id: int, upto: int):
-    """The game's events up to `upto`: the last seq the caller may see (games.spectating)."""
+    """The game's events up to `upto`: the last seq the caller may see (games.table.spectating)."""
     return [event_store.to_event(r) for r in event_store.load(game_id, upto=upto)]
 
 

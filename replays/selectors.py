@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine.errors import Code
-from games.errors import ApiError
-from games.selectors import game_view, state_at
-from games.spectating import last_seq_for
+from games.core.errors import ApiError
+from games.table.selectors import game_view, state_at
+from games.table.spectating import last_seq_for
 
 __all__ = ["replay", "state_at"]
 
@@ -15,7 +15,7 @@ __all__ = ["replay", "state_at"]
 def replay(game_id: int, user, *, at: int) -> dict[str, Any]:
     """The caller's view of the game right after event `at` (read-only: no `legal`).
     ApiError not_found for an unknown game, invalid for an `at` outside 1..the last seq the
-    caller may see (a spectator of a delayed game: its shown seq, games.spectating)."""
+    caller may see (a spectator of a delayed game: its shown seq, games.table.spectating)."""
     last, _, now = last_seq_for(game_id, user)
     if not 1 <= at <= last:
         raise ApiError(Code.INVALID, f"at must be a seq from 1 to {last}")

@@ -17,8 +17,8 @@ from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: 
 
 from games import tasks  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
-from games.ws_auth import TokenAuthMiddlewareStack  # noqa: E402
-from games.ws_guard import OverloadGuard  # noqa: E402
+from games.live.auth import TokenAuthMiddlewareStack  # noqa: E402
+from games.live.guard import OverloadGuard  # noqa: E402
 
 
 class BrowserOriginValidator(OriginValidator):

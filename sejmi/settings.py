@@ -64,7 +64,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "games.api_errors.BodyLimitMiddleware",
+    "games.api.handlers.BodyLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -112,7 +112,7 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql"):
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     # A request that finds the pool exhausted waits at most SEJMI_DB_POOL_TIMEOUT seconds, and
     # at most SEJMI_DB_POOL_MAX_WAITING requests wait at once (the rest are refused at once):
-    # either way the answer is 503 `unavailable` with Retry-After (games.api_errors), not a
+    # either way the answer is 503 `unavailable` with Retry-After (games.api.handlers), not a
     # 500 after a long wait. A busy service says so early; the client retries.
     # Parameters sent apart from the query (psycopg's server-side binding) instead of quoted
     # into it by the client: the quoting was 8 % of the web workers' CPU in bench-load, and
@@ -154,7 +154,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "games.api_errors.exception_handler",
+    "EXCEPTION_HANDLER": "games.api.handlers.exception_handler",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_THROTTLE_CLASSES": [
@@ -174,7 +174,7 @@ REST_FRAMEWORK = {
         "register": os.environ.get("SEJMI_THROTTLE_REGISTER", "300/min"),
     },
 }
-DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024  # games.api_errors.BodyLimitMiddleware answers 413
+DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024  # games.api.handlers.BodyLimitMiddleware answers 413
 
 # Rigged games (API.md) exist only for tests and demos.
 SEJMI_ALLOW_RIGGED = env_bool("SEJMI_ALLOW_RIGGED", False)
@@ -185,7 +185,7 @@ SEJMI_INPROCESS_RUNNER = env_bool("SEJMI_INPROCESS_RUNNER", False)
 # without a human act after which a running game ends as abandoned.
 SEJMI_VACATION_DAYS_PER_YEAR = int(os.environ.get("SEJMI_VACATION_DAYS_PER_YEAR", "30"))
 SEJMI_ABANDON_AFTER_DAYS = int(os.environ.get("SEJMI_ABANDON_AFTER_DAYS", "30"))
-# Chat (games/chat_services.py): at most this many messages per user and game in this many
+# Chat (games/chat/services.py): at most this many messages per user and game in this many
 # seconds, counted from the stored messages (so every web worker counts the same).
 CHAT_RATE = tuple(int(x) for x in os.environ.get("SEJMI_CHAT_RATE", "5/10").split("/", 1))
 
@@ -201,7 +201,7 @@ SPECTACULAR_SETTINGS = {
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 
-# Websocket tickets (games/tickets.py) and throttle counters live in the cache: with several web
+# Websocket tickets (games/live/tickets.py) and throttle counters live in the cache: with several web
 # workers it must be one they share, a Redis (CACHE_URL, e.g. redis://redis:6379/1 — not the
 # channel layer's database: a cache may be cleared whole). Default: each process's memory.
 CACHE_URL = os.environ.get("CACHE_URL", "")
@@ -229,10 +229,10 @@ if REDIS_URL:
             # after `group_expiry`, a day: a correspondence socket would fall silent). Delivery
             # is at most once: a message published while a process is disconnected is lost, and
             # each socket's queue is in its process's memory (no capacity, nothing dropped for
-            # a slow socket). Sockets heal gaps by seq (games.consumers, README "Live stream").
-            # games.channel_layer: one decode per received message per process, and a blocking
+            # a slow socket). Sockets heal gaps by seq (games.live.consumer, README "Live stream").
+            # games.core.pubsub: one decode per received message per process, and a blocking
             # publish for synchronous code.
-            "BACKEND": "games.channel_layer.PubSubLayer",
+            "BACKEND": "games.core.pubsub.PubSubLayer",
             "CONFIG": {"hosts": [REDIS_URL], "prefix": CHANNEL_PREFIX},
         },
     }

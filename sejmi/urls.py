@@ -14,5 +14,5 @@ urlpatterns = [
     path("", include("frontend.urls")),
 ]
 
-handler404 = "games.api_errors.not_found_view"
-handler500 = "games.api_errors.server_error_view"
+handler404 = "games.api.handlers.not_found_view"
+handler500 = "games.api.handlers.server_error_view"

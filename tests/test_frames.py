@@ -1,11 +1,11 @@
-"""games.frames: the text of every websocket frame. orjson refuses what json.dumps accepted
+"""games.live.frames: the text of every websocket frame. orjson refuses what json.dumps accepted
 unless told: integer keys (a seat's number) must become strings, as they did."""
 
 from __future__ import annotations
 
 import json
 
-from games.frames import frame_text
+from games.live.frames import frame_text
 
 
 def test_a_frame_reads_back_as_json_dumps_wrote_it():

@@ -1,4 +1,4 @@
-"""games.live_sockets.EachLoop: one step over all of a loop's live sockets every few seconds
+"""games.live.registry.EachLoop: one step over all of a loop's live sockets every few seconds
 (presence's heartbeat, the catch-up look); a failing round does not end the rounds after it."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
 
-from games.live_sockets import EachLoop
+from games.live.registry import EachLoop
 
 
 def test_each_round_sees_the_sockets_live_then_and_survives_a_failed_round():

@@ -1,9 +1,9 @@
 """Events → notifications. Normally in the very transaction that appends them: `at_commit`
-(called by games.services for every append) tells the batches it appends and moves the game's
+(called by games.table.commands for every append) tells the batches it appends and moves the game's
 cursor past them, so nothing is late, nothing is told twice, and no task runs per move.
 `derive_game(game_id)` is the fallback for events past the cursor that were not told so (a
 cursor left behind: older data, an import), batch by batch (the events of one commit share
-their `at`, as in games.projections.rebuild_game), under the cursor's row lock, so a task that
+their `at`, as in games.table.projections.rebuild_game), under the cursor's row lock, so a task that
 runs twice, or the sweeper beside it, creates nothing twice; the unique (user, kind, game,
 seq) is the last guard. Who is told what (R19, R23: nothing anyone may not know already):
 
@@ -25,28 +25,28 @@ from django.contrib.auth import get_user_model
 from django.db.models import F, OuterRef, Q, Subquery
 from django.utils import timezone
 
-from games import event_store, plain_sql, sealing
-from games.codec import state_from_json
+from games.core import event_store
+from games.core import plain_sql
+from games.core import sealed_passes
+from games.core.codec import state_from_json
 from games.engine import Event, GameState, fold
 from games.engine import events as ev
 from games.engine.state import ACTIVE, BLOCK
-from games.models import (
+from games.core.models import Game, GameProjection, GameSnapshot
+from games.notifications.models import (
     DeadlineReminder,
-    Game,
-    GameProjection,
-    GameSnapshot,
     Notification,
     NotificationCursor,
     NotificationPrefs,
-)  # fmt: skip
+)
 from games.notifications import outbox
-from games.projections import NOT_A_NEW_DECISION
+from games.table.projections import NOT_A_NEW_DECISION
 
 YOUR_TURN, BLOCK_WINDOW, DEADLINE_SOON = "your_turn", "block_window", "deadline_soon"
 ELIMINATED, GAME_OVER = "eliminated", "game_over"
 KINDS = (YOUR_TURN, BLOCK_WINDOW, DEADLINE_SOON, ELIMINATED, GAME_OVER)
 SOON = 0.8  # deadline_soon: 80 % of the decision's time has gone, 20 % is left
-TIMED = ("block", "turn")  # games.deadlines.DeadlineKind values a human decides under
+TIMED = ("block", "turn")  # games.table.deadline.DeadlineKind values a human decides under
 
 
 @dataclass(frozen=True)
@@ -131,7 +131,7 @@ class Account:
 
 def _inserted(model: type[Notification] | type[DeadlineReminder],
               values: list[dict]) -> list:  # fmt: skip
-    """New rows in one plain INSERT (games.plain_sql), as saved model instances; `values`
+    """New rows in one plain INSERT (games.core.plain_sql), as saved model instances; `values`
     by attribute (`user_id`: the field `user`)."""
     ids = plain_sql.insert(model, [name.removesuffix("_id") for name in values[0]],
                            [tuple(v.values()) for v in values], returning="id") if values else []
@@ -191,7 +191,7 @@ def derive_game(game_id: int) -> tuple[list[Notification], DeadlineReminder | No
         events = [event_store.to_event(r) for r in batch_rows]
         state = fold(events, state)
         last = batch_rows[-1].seq
-        answered = frozenset(row.seat for row in sealing.load(game_id, last)) if (
+        answered = frozenset(row.seat for row in sealed_passes.load(game_id, last)) if (
             state.phase == BLOCK) else frozenset()  # fmt: skip
         told += [(t, at) for t in told_in_batch(events, batch_rows[0].seq, state, answered)]
     assert state is not None
@@ -260,7 +260,7 @@ def remind(game_id: int, seq: int) -> list[Notification] | None:
     reminder.save(update_fields=["done"])
     if due is None or proj.deadline_at <= now:  # moved on, or the deadline itself is here
         return []
-    state = sealing.folded(state_from_json(proj.state), sealing.load(game_id, seq))
+    state = sealed_passes.folded(state_from_json(proj.state), sealed_passes.load(game_id, seq))
     told = [(Told(seat, DEADLINE_SOON, seq), now) for seat in state.awaiting
             if not state.bots[seat]]  # fmt: skip
     return _create(game_id, state, told)

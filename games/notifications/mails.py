@@ -11,7 +11,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.models import Notification
+from games.notifications.models import Notification
 
 SALT = "sejmi.notifications.unsubscribe"
 

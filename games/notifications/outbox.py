@@ -20,7 +20,7 @@ from django.core.mail import EmailMessage, get_connection
 from django.db.models import F
 from django.utils import timezone
 
-from games.models import Notification, NotificationPrefs, OutboxMail
+from games.notifications.models import Notification, NotificationPrefs, OutboxMail
 from games.notifications import mails, presence
 
 log = logging.getLogger(__name__)

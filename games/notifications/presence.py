@@ -10,9 +10,9 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from games.live_sockets import EachLoop
-from games.models import Presence
-from games.socket_db import socket_db
+from games.live.registry import EachLoop
+from games.notifications.models import Presence
+from games.live.socket_db import socket_db
 
 HEARTBEAT_S = 20
 TTL = timedelta(seconds=60)  # three missed heartbeats

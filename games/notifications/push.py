@@ -6,9 +6,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from games.event_store import iso
-from games.layer_send import group_send
-from games.models import Notification
+from games.core.event_store import iso
+from games.core.layer_send import group_send
+from games.notifications.models import Notification
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +28,7 @@ def unread(user_id: int) -> int:
 
 def push(rows: list[Notification]) -> None:
     """Each row to its user's group; the unread count is read by each listening socket
-    (games.notifications.consumer), so a move nobody's bell listens to reads nothing."""
+    (games.live.me_consumer), so a move nobody's bell listens to reads nothing."""
     for row in rows:
         message = {"type": "user.notification", "notification": payload(row)}
         try:

@@ -20,8 +20,8 @@ from django.conf import settings
 from django.db import close_old_connections, transaction
 from django.utils import timezone
 
-from games import deadlines
-from games.models import DeadlineReminder, Notification
+from games.table import deadline
+from games.notifications.models import DeadlineReminder, Notification
 from games.notifications import derive as deriving
 from games.notifications import outbox, presence
 from games.notifications.push import push
@@ -87,7 +87,7 @@ def remind(game_id: int, seq: int) -> int:
 def _schedule_reminder(reminder: DeadlineReminder) -> None:
     if settings.SEJMI_DEADLINE_RUNNER:  # the runner reminds what is due (`remind_due`)
         return
-    if reminder.remind_at - timezone.now() <= deadlines.horizon(app):  # beyond: the sweeper
+    if reminder.remind_at - timezone.now() <= deadline.horizon(app):  # beyond: the sweeper
         _send(REMIND_TASK, reminder.game_id, reminder.seq, eta=reminder.remind_at)
 
 

@@ -166,7 +166,7 @@ def test_a_whole_game_with_a_vacation_a_takeover_a_return_and_a_leave_verifies()
 
 
 def test_a_state_stored_before_these_fields_reads_back_with_their_defaults():
-    from games.codec import ADDED_FIELDS, state_from_json, state_to_json
+    from games.core.codec import ADDED_FIELDS, state_from_json, state_to_json
 
     game = rigged(3)
     stored = {k: v for k, v in state_to_json(game.state).items() if k not in ADDED_FIELDS}

@@ -16,7 +16,7 @@ from django.db import connection
 from django.test import Client
 from page_helpers import api, logged_in, make_user
 
-from games.models import GameEvent
+from games.core.models import GameEvent
 from replays.models import Dispute
 
 # Two players with one life each: once seat 1 lets it pass, seat 0's red LOSE_1 on all ends

@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games import services
+from games.table import commands
 
 CONTROL = "data-standing-order="
 
@@ -20,8 +20,8 @@ def eva(db):
 
 @pytest.fixture
 def game(eva) -> int:
-    gid = services.game_create(user=eva, seats=2, options={"bots": [1]}).game_id
-    services.game_join(user=eva, game_id=gid, seat=0)
+    gid = commands.game_create(user=eva, seats=2, options={"bots": [1]}).game_id
+    commands.game_join(user=eva, game_id=gid, seat=0)
     return gid
 
 

@@ -13,9 +13,9 @@ from django.test import Client
 
 from frontend.models import GameVisit
 from frontend.visits import record_visit
-from games import services
+from games.table import commands
 from games.engine import load_deck
-from games.models import GameProjection
+from games.core.models import GameProjection
 
 ROOT = re.compile(r'<section id="(table|replay)"[^>]*>')
 CATALOG = re.compile(r'<script id="catalog" type="application/json">(.*?)</script>', re.S)
@@ -44,8 +44,8 @@ def users(db):
 @pytest.fixture
 def game(users) -> int:
     """Three seats: eva 0, petr 1 (not yet seated), a bot 2."""
-    gid = services.game_create(user=users["eva"], seats=3, options={"bots": [2]}).game_id
-    services.game_join(user=users["eva"], game_id=gid, seat=0)
+    gid = commands.game_create(user=users["eva"], seats=3, options={"bots": [2]}).game_id
+    commands.game_join(user=users["eva"], game_id=gid, seat=0)
     return gid
 
 
@@ -102,7 +102,7 @@ def test_game_visit_remembers_the_seq_shown_and_tells_it_next_time(users, game):
     assert root_of(first)["data-since"] == ""  # a first visit has no "since"
     assert GameVisit.objects.get(user=users["eva"], game_id=game).last_seq == seen
 
-    services.game_join(user=users["petr"], game_id=game, seat=1)  # the game starts: new events
+    commands.game_join(user=users["petr"], game_id=game, seat=1)  # the game starts: new events
     assert seq_of(game) > seen
     again = eva.get(f"/games/{game}/").content.decode()
     assert root_of(again)["data-since"] == str(seen)

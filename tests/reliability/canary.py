@@ -17,7 +17,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games import tasks
-from games.models import GameEvent, GameProjection
+from games.core.models import GameEvent, GameProjection
 
 SLOW = {"block_window_s": 3600, "turn_deadline_s": 86_400}  # no deadline fires mid-game
 DEEP_EVERY = 25  # commits between the heavier reads (whole log, replays, transcript, markers)

@@ -23,7 +23,8 @@ from django.core.management import call_command
 from django.db import DatabaseError, connection, transaction
 from rest_framework.test import APIClient
 
-from games.models import GameEvent, PlayerSeat
+from games.core.models import GameEvent
+from games.table.models import PlayerSeat
 from replays.disputes import dispute_note_add, dispute_open
 
 SERVICE_ROLE = "sejmi_app"

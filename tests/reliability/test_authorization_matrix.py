@@ -13,7 +13,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from games.engine.errors import Code
-from games.models import GameEvent
+from games.core.models import GameEvent
 
 ROLES = ("anonymous", "bad_token", "stranger", "seat0", "seat1", "staff")
 STATES = ("lobby", "active", "ended", "missing")  # "missing": a game id that does not exist
@@ -59,7 +59,7 @@ EXPECTED: dict[tuple[str, str], dict[str, str]] = {
     ("POST", "/api/notifications/read/"): {"*": "401 401 200 200 200 200"},
     ("GET", "/api/me/preferences/"): {"*": "401 401 200 200 200 200"},
     ("PUT", "/api/me/preferences/"): {"*": "401 401 200 200 200 200"},
-    # the table's chat (games/chat.py): everyone reads; the players write, from the lobby on
+    # the table's chat (games/chat/rules.py): everyone reads; the players write, from the lobby on
     ("GET", "/api/games/{game_id}/chat/"): EVERYONE_READS,
     ("POST", "/api/games/{game_id}/chat/"): {"lobby": "401 401 403 201 403 403",
                                              "*": "401 401 403 201 201 403",

@@ -14,10 +14,10 @@ import pytest
 from django.db import connection
 from rest_framework.test import APIClient
 
-from games import event_store
-from games.codec import canonical_json
+from games.core import event_store
+from games.core.codec import canonical_json
 from games.engine import events as ev
-from games.models import GameEvent
+from games.core.models import GameEvent
 from replays.verification import verify_game
 from tests.reliability.test_append_only import ended_game, player
 

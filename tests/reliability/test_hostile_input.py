@@ -25,7 +25,7 @@ from hostile_helpers import live_server, register, started_game, token_of
 
 from games.engine.errors import Code, IllegalCommand
 from games.engine.setup import creation_events
-from games.errors import ApiError
+from games.core.errors import ApiError
 from replays.disputes import dispute_open
 from replays.models import Dispute
 from sejmi.asgi import application

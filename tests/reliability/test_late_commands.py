@@ -14,7 +14,7 @@ from django.core.cache import cache
 from django.utils import timezone
 from r19_window_table import PASS, PLAY, open_window_game
 
-from games.models import IdempotentAnswer
+from games.core.models import IdempotentAnswer
 
 FAST = {"block_window_s": 1, "turn_deadline_s": 1}
 

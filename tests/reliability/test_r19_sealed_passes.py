@@ -12,8 +12,11 @@ from django.core.cache import cache
 from django.utils import timezone
 from r19_window_table import HANDS, PASS, PLAY, open_window_game
 
-from games import deadlines, notify, projections, tasks
-from games.models import GameProjection, SealedPass
+from games import tasks
+from games.table import deadline
+from games.table import publish
+from games.table import projections
+from games.core.models import GameProjection, SealedPass
 from replays.verification import verify_game
 
 NO_GREEN = [["C33", "C34", "C35"], ["C36", "C37", "C38"]]  # cannot block a green play
@@ -37,8 +40,8 @@ def broadcasts(monkeypatch, django_capture_on_commit_callbacks):
     def record(game_id, rows, proj, sealed=()) -> None:
         sent.append([(r.seq, r.type, r.data.get("seat")) for r in rows])
 
-    monkeypatch.setattr(notify, "broadcast", record)
-    monkeypatch.setattr(deadlines, "schedule", lambda game_id, proj: False)  # no worker here
+    monkeypatch.setattr(publish, "broadcast", record)
+    monkeypatch.setattr(deadline, "schedule", lambda game_id, proj: False)  # no worker here
 
     def committing(command):
         with django_capture_on_commit_callbacks(execute=True):
@@ -86,9 +89,9 @@ def test_r21_the_deadline_appends_the_sealed_passes_then_the_timeout(rigged, bro
     GameProjection.objects.filter(game_id=window.gid).update(
         deadline_at=timezone.now() - timedelta(seconds=1))  # fmt: skip
 
-    acted = committing(lambda: deadlines.advance(window.gid, opened, actions=tasks.ACTIONS))
+    acted = committing(lambda: deadline.advance(window.gid, opened, actions=tasks.ACTIONS))
 
-    assert acted == deadlines.ACTED
+    assert acted == deadline.ACTED
     told = window.events(None, opened)
     assert tail(window, opened)[:5] == [
         ("block_passed", 1), ("timed_out", None), ("block_passed", 2), ("block_passed", 3),

@@ -15,8 +15,9 @@ from django.db import connections
 from r19_window_table import BLOCK, PASS, PLAY, open_window_game
 from rest_framework.authtoken.models import Token
 
-from games import selectors, services
-from games.models import GameProjection
+from games.table import selectors
+from games.table import commands
+from games.core.models import GameProjection
 from sejmi.asgi import application
 
 
@@ -33,7 +34,7 @@ def rigged(settings):
 def land(window, seat: int, body: dict) -> None:
     """A command of `seat` lands now, at the game's current seq (as another request would)."""
     seq = GameProjection.objects.get(game_id=window.gid).seq
-    services.game_command(user=window.user(seat), game_id=window.gid,
+    commands.game_command(user=window.user(seat), game_id=window.gid,
                           body={"expected_seq": seq, **body}, key=None)  # fmt: skip
 
 

@@ -16,8 +16,9 @@ import pytest
 from canary import token_of
 from django.db import connections
 
-from games import event_store, tasks
-from games.models import GameEvent, IdempotentAnswer, SealedPass
+from games import tasks
+from games.core import event_store
+from games.core.models import GameEvent, IdempotentAnswer, SealedPass
 
 THREADS = 8
 LOSERS = {"stale_seq", "not_your_turn"}

@@ -26,8 +26,10 @@ from django.core.cache import cache
 from django.db import connections
 from hostile_helpers import bot_game, bots_playing
 
-from games import notify, selectors, services
-from games.models import GameEvent
+from games.table import publish
+from games.table import selectors
+from games.table import commands
+from games.core.models import GameEvent
 from sejmi.asgi import application
 
 TIMEOUT = 5
@@ -73,7 +75,7 @@ async def next_frame(sock: WebsocketCommunicator, wait: float) -> dict | None:
 def bots_move(gid: int) -> list[int]:
     """One batch: the awaited bots act (committed, then broadcast as after every commit)."""
     before, _ = selectors.current(gid)
-    done = services.game_bot_moves(game_id=gid, expected_seq=before.seq)
+    done = commands.game_bot_moves(game_id=gid, expected_seq=before.seq)
     return list(range(before.seq + 1, done.seq + 1))
 
 
@@ -81,7 +83,7 @@ def broadcast_late(gid: int, seqs: list[int]) -> None:
     """Deliver a batch again, as a layer that was slow would: the same after-commit message."""
     proj, _ = selectors.current(gid)
     rows = GameEvent.objects.filter(game_id=gid, seq__in=seqs).order_by("seq")
-    notify.broadcast(gid, list(rows), proj)
+    publish.broadcast(gid, list(rows), proj)
 
 
 @contextmanager

@@ -27,7 +27,7 @@ from django.core.cache import cache
 from django.db import connection
 from rest_framework.test import APIClient
 
-from games import tickets
+from games.live import tickets
 from sejmi.asgi import application
 from sejmi.log_redaction import RedactSecrets, redact
 from tests.reliability.test_append_only import player

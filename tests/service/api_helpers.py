@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from games.engine import Join, execute, fold, new_game, parse_command
 from games.engine import events as ev
-from games.models import GameEvent
+from games.core.models import GameEvent
 
 CARD_ID = re.compile(r"^C\d\d$")
 

@@ -14,7 +14,7 @@ from api_helpers import (
 )
 from rest_framework.test import APIClient
 
-from games.models import GameEvent, GameProjection, IdempotentAnswer
+from games.core.models import GameEvent, GameProjection, IdempotentAnswer
 
 # Seat 0 is Kostič with C17 (green SWAP_NEIGHBOR / blue GAIN_1), C01 (green DUEL / red GAIN_1)
 # and C34 (blue LOSE_1 / red ODD_UP); seat 1 holds C05, C06 and C07.

@@ -10,7 +10,8 @@ from api_helpers import (
 )
 from rest_framework.test import APIClient
 
-from games.models import Game, GameEvent, PlayerSeat
+from games.core.models import Game, GameEvent
+from games.table.models import PlayerSeat
 
 
 def nothing_changes():

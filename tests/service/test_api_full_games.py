@@ -11,9 +11,9 @@ from api_helpers import (
     play_to_end,
 )
 
-from games.codec import state_to_json
+from games.core.codec import state_to_json
 from games.engine import Event, fold, view_for
-from games.models import GameEvent, GameProjection
+from games.core.models import GameEvent, GameProjection
 
 TABLES = [("standard", n) for n in range(2, 7)] + [("pairs", 4), ("pairs_extreme", 4)]
 

@@ -11,7 +11,7 @@ from api_helpers import (
     send,
 )
 
-from games.models import IdempotentAnswer
+from games.core.models import IdempotentAnswer
 
 
 def kostic_and_play(table) -> tuple[int, dict]:

@@ -16,8 +16,8 @@ from api_helpers import (
 from django.db import connections
 from rest_framework.test import APIClient
 
-from games import event_store
-from games.models import GameEvent, IdempotentAnswer
+from games.core import event_store
+from games.core.models import GameEvent, IdempotentAnswer
 
 THREADS = 8
 

@@ -14,7 +14,8 @@ from api_helpers import (
 from django.core.management import call_command
 from django.forms.models import model_to_dict
 
-from games.models import GameProjection, GameSnapshot, PlayerSeat, PlayerStats
+from games.core.models import GameProjection, GameSnapshot
+from games.table.models import PlayerSeat, PlayerStats
 
 
 def read_models() -> dict:

@@ -8,9 +8,9 @@ from django.contrib.auth import get_user_model
 from django.db import DatabaseError, IntegrityError, connection, transaction
 from rest_framework.test import APIClient
 
-from games import event_store
+from games.core import event_store
 from games.engine import Event
-from games.models import GameEvent
+from games.core.models import GameEvent
 from replays.verification import verify_game
 
 # Two players with one life each: once seat 1 lets it pass, seat 0's red LOSE_1 on all

@@ -18,7 +18,7 @@ from rest_framework.test import APIClient
 from test_api_rebuild import read_models
 
 from games import tasks
-from games.models import GameProjection
+from games.core.models import GameProjection
 
 pytestmark = pytest.mark.django_db
 

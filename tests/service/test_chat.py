@@ -1,4 +1,4 @@
-"""The chat (API.md, Correspondence: Chat; games/chat.py) end to end: REST on PostgreSQL and the
+"""The chat (API.md, Correspondence: Chat; games/chat/rules.py) end to end: REST on PostgreSQL and the
 websocket through the whole ASGI stack on channels_redis. Each channel per role (a seat, his
 partner, the other pair, a spectator, staff, anonymous); partner chat never reaches the other
 pair nor spectators over either path; the spectators' chat stays closed to players until the
@@ -17,7 +17,7 @@ from django.db.utils import DatabaseError
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games.models import ChatHiding, ChatMessage
+from games.chat.models import ChatHiding, ChatMessage
 from tests.service.api_helpers import assert_error
 from tests.service.conftest import register
 from tests.service.test_websockets import QUIET, TIMEOUT, communicator

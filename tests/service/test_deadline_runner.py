@@ -87,7 +87,7 @@ def test_a_game_whose_row_is_held_does_not_hold_another_games_deadline(rigged, m
 
     from django.db import connections, transaction
 
-    from games.models import GameProjection
+    from games.core.models import GameProjection
 
     hands = {"first": 0, "hands": [["C25", "C29", "C30"], NO_GREEN[:3]]}
     games = []
@@ -143,7 +143,7 @@ def test_with_the_runner_deployed_no_celery_task_waits_for_a_clock(settings, mon
     worker and then mostly moot: a sixth of the workers' CPU in bench-load). A bot's move still
     goes to Celery at once; without the runner the clock's task is sent as before."""
     from games import deadlines
-    from games.models import GameProjection
+    from games.core.models import GameProjection
     from sejmi.celery import app
 
     sent = []

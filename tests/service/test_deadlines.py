@@ -3,7 +3,7 @@
 The worker (fixture `celery_deadline_worker`) runs in a thread of this process and consumes the
 broker like any worker, so every test commits its data (django_db(transaction=True)). Nothing
 here calls the sweeper in-process: the game moves on only when the worker acts. (Only the
-refusal tests call games.deadlines directly, with service calls that refuse.)
+refusal tests call games.table.deadline directly, with service calls that refuse.)
 """
 
 from __future__ import annotations
@@ -24,10 +24,11 @@ from django.conf import settings as django_settings
 from django.db import connection
 from django.utils import timezone
 
-from games import deadlines, tasks
+from games import tasks
+from games.table import deadline
 from games.engine import HeuristicBot, IllegalCommand, execute, fold, new_game, new_seed
-from games.errors import ApiError
-from games.models import GameProjection
+from games.core.errors import ApiError
+from games.core.models import GameProjection
 from replays.selectors import state_at
 from sejmi import asgi
 from sejmi.celery import app
@@ -171,13 +172,13 @@ def test_a_duplicate_or_stale_advance_changes_nothing(
     ]
     outcomes = [celery_deadline_worker.outcome(task.id) for task in sent]
 
-    assert outcomes == [deadlines.ACTED, deadlines.MOVED_ON, deadlines.MOVED_ON, deadlines.MOVED_ON]
+    assert outcomes == [deadline.ACTED, deadline.MOVED_ON, deadline.MOVED_ON, deadline.MOVED_ON]
     log = events(alice, gid)
     assert [e["type"] for e in log].count("timed_out") == 1
     moved = len(log)
     assert moved > count
     again = tasks.advance.delay(gid, due["seq"])  # late, for a game that has moved on
-    assert celery_deadline_worker.outcome(again.id) == deadlines.MOVED_ON
+    assert celery_deadline_worker.outcome(again.id) == deadline.MOVED_ON
     assert len(events(alice, gid)) == moved
 
 
@@ -193,7 +194,7 @@ def test_an_advance_that_arrives_early_changes_nothing_and_comes_back_when_due(
 
     early = tasks.advance.delay(gid, due["seq"])
 
-    assert celery_deadline_worker.outcome(early.id) == deadlines.NOT_DUE
+    assert celery_deadline_worker.outcome(early.id) == deadline.NOT_DUE
     assert timezone.now() < at(due["deadline"]), "the test was too slow to send an early task"
     assert len(events(alice, gid)) == count
     tail = wait_for_event(alice, gid, "timed_out")  # the early task came back at the deadline
@@ -204,13 +205,13 @@ def test_an_advance_that_arrives_early_changes_nothing_and_comes_back_when_due(
 # --- an engine refusal at a deadline is a bug: said loudly, not taken for "moved on" ---------
 
 
-def refusing(code: str) -> deadlines.Actions:
+def refusing(code: str) -> deadline.Actions:
     """Service calls refused with `code`, as the service layer raises it from the engine."""
 
     def refuse(*, game_id: int, expected_seq: int) -> None:
         raise ApiError.from_engine(IllegalCommand(code, "refused at the deadline"))
 
-    return deadlines.Actions(timeout=refuse, bot_moves=refuse)
+    return deadline.Actions(timeout=refuse, bot_moves=refuse)
 
 
 def overdue_game(alice, bob, settings) -> tuple[int, int]:
@@ -229,12 +230,12 @@ def test_r21_an_engine_refusal_at_a_deadline_is_logged_as_an_error(
     alice, bob, _ = trio
     gid, seq = overdue_game(alice, bob, settings)
 
-    with caplog.at_level(logging.ERROR, logger="games.deadlines"):
-        outcome = deadlines.advance(gid, seq, actions=refusing(code))
-        acted = deadlines.sweep(actions=refusing(code))  # still overdue: refused again, loudly
+    with caplog.at_level(logging.ERROR, logger="games.table.deadline"):
+        outcome = deadline.advance(gid, seq, actions=refusing(code))
+        acted = deadline.sweep(actions=refusing(code))  # still overdue: refused again, loudly
 
-    assert outcome == deadlines.REFUSED and acted == 0
-    errors = [r for r in caplog.records if r.name == "games.deadlines"]
+    assert outcome == deadline.REFUSED and acted == 0
+    errors = [r for r in caplog.records if r.name == "games.table.deadline"]
     assert [r.levelno for r in errors] == [logging.ERROR, logging.ERROR]
     said = errors[0].getMessage()
     assert f"game {gid}" in said and f"seq {seq}" in said and code in said
@@ -246,11 +247,11 @@ def test_a_race_lost_at_a_deadline_is_moved_on_quietly(code, rigged, trio, setti
     alice, bob, _ = trio
     gid, seq = overdue_game(alice, bob, settings)
 
-    with caplog.at_level(logging.DEBUG, logger="games.deadlines"):
-        outcome = deadlines.advance(gid, seq, actions=refusing(code))
+    with caplog.at_level(logging.DEBUG, logger="games.table.deadline"):
+        outcome = deadline.advance(gid, seq, actions=refusing(code))
 
-    assert outcome == deadlines.MOVED_ON
-    assert not [r for r in caplog.records if r.name == "games.deadlines"]
+    assert outcome == deadline.MOVED_ON
+    assert not [r for r in caplog.records if r.name == "games.table.deadline"]
 
 
 # --- `make run`: the in-process runner starts with the server, by the setting alone ---------
@@ -311,8 +312,8 @@ def test_a_deadline_beyond_the_visibility_timeout_is_left_to_the_sweeper(
                      rig={"first": 0})  # fmt: skip
     proj = GameProjection.objects.get(game_id=gid)
     assert proj.deadline_at - proj.decision_since == timedelta(seconds=two_days)
-    assert deadlines.horizon(app) < timedelta(seconds=two_days)
-    assert deadlines.schedule(gid, proj) is False
+    assert deadline.horizon(app) < timedelta(seconds=two_days)
+    assert deadline.schedule(gid, proj) is False
     # Two days pass (the deadline is part of the stored game; the clock is what we move).
     GameProjection.objects.filter(game_id=gid).update(
         decision_since=proj.decision_since - timedelta(days=2),

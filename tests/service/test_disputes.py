@@ -16,7 +16,7 @@ from django.db import DatabaseError, transaction
 from rest_framework.test import APIClient
 
 from games import tasks
-from games.models import GameEvent
+from games.core.models import GameEvent
 from replays import disputes
 from replays.models import Dispute, DisputeNote
 

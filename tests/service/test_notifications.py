@@ -23,7 +23,7 @@ from django.db import connection
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games.models import Notification, OutboxMail, Presence
+from games.notifications.models import Notification, OutboxMail, Presence
 from games.notifications import runner
 from sejmi.celery import app
 from tests.service.notify_stack import QUEUE, Inbox, Worker, free_port
@@ -438,7 +438,7 @@ def test_a_commit_tells_its_notifications_in_its_own_transaction(settings):
     """No task per move: the join that starts the game has created anna's `your_turn` (and its
     reminder row) by the time its answer returns, with no worker running. (The derive task per
     commit cost the workers 10-20 ms of CPU per move in bench-load.)"""
-    from games.models import DeadlineReminder, NotificationCursor
+    from games.notifications.models import DeadlineReminder, NotificationCursor
 
     settings.CELERY_DEADLINES, settings.SEJMI_ALLOW_RIGGED = False, True  # no worker at all
     anna = player()
@@ -452,7 +452,7 @@ def test_a_commit_tells_its_notifications_in_its_own_transaction(settings):
 
 def _left_behind(gid: int) -> None:
     """As if the game's events had been committed without being told (older data)."""
-    from games.models import NotificationCursor
+    from games.notifications.models import NotificationCursor
 
     Notification.objects.filter(game_id=gid).delete()
     NotificationCursor.objects.filter(game_id=gid).update(seq=0)
@@ -462,7 +462,8 @@ def _left_behind(gid: int) -> None:
 def test_a_cursor_left_behind_is_caught_up_by_the_derive_path_once(settings):
     """A commit tells its own batches only when the cursor stands at the head before it; else
     it leaves everything to the derive task (or the sweeper), which tells each thing once."""
-    from games.models import GameProjection, NotificationCursor
+    from games.core.models import GameProjection
+    from games.notifications.models import NotificationCursor
 
     settings.CELERY_DEADLINES, settings.SEJMI_ALLOW_RIGGED = False, True
     anna, ben = player(), player(None)
@@ -492,7 +493,7 @@ def test_the_sweeper_leaves_fresh_events_to_their_own_derive_task(settings):
     they had not reached yet as well: 40 % of the workers' time in bench-load. It takes only
     games whose events are older than its minimum age; `make run`'s thread (no Celery) takes
     every game at once."""
-    from games.models import GameProjection
+    from games.core.models import GameProjection
     from games.notifications import derive as deriving
 
     settings.CELERY_DEADLINES, settings.SEJMI_ALLOW_RIGGED = False, True  # no derive task
@@ -519,7 +520,7 @@ def test_reminders_of_decisions_answered_in_time_are_settled_in_bulk(
     marks those done in one statement instead of reminding them one by one (a remind task
     with four statements each took a third of the workers' time in bench-load), and the
     pending decision's reminder stays."""
-    from games.models import DeadlineReminder
+    from games.notifications.models import DeadlineReminder
     from games.notifications import derive as deriving
 
     settings.CELERY_DEADLINES, settings.SEJMI_ALLOW_RIGGED = False, True
@@ -549,7 +550,8 @@ def test_with_the_runner_deployed_the_runner_reminds_and_no_celery_task_waits(
     import threading
 
     from games import deadlines, tasks
-    from games.models import DeadlineReminder, GameProjection
+    from games.core.models import GameProjection
+    from games.notifications.models import DeadlineReminder
 
     sent: list[str] = []
     monkeypatch.setattr(runner, "_send", lambda name, *args, eta=None: sent.append(name) or True)

@@ -15,9 +15,9 @@ from django.db import connection, connections
 from django.test import Client
 from psycopg_pool import PoolTimeout
 
-from games import socket_db
+from games.live import socket_db
 from games.engine.errors import Code
-from games.ws_guard import TRY_AGAIN_LATER
+from games.live.guard import TRY_AGAIN_LATER
 from tests.service.test_socket_commands import send_command
 from tests.service.test_websockets import (  # noqa: F401 (fixtures)
     PLAY,
@@ -53,7 +53,7 @@ def exhausted_pool():
 @asynccontextmanager
 async def exhausted_pool_async():
     """`exhausted_pool` around async code: the ORM's thread and every socket thread
-    (games.socket_db) give their connections back first."""
+    (games.live.socket_db) give their connections back first."""
     threads = socket_db.EXECUTOR._max_workers
     everyone = threading.Barrier(threads)
 

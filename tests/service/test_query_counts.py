@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import services
+from games.table import commands
 from tests.service.test_websockets import PLAY, table  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -65,12 +65,12 @@ def test_a_rest_command_is_twelve_statements_and_one_transaction(table):
 
 def test_a_socket_command_is_the_service_call_alone(table):
     """Over the socket the user was authenticated once, at connect: the command is the service
-    call alone (games.consumers.GameConsumer._command), as a REST command with its token's
+    call alone (games.live.consumer.GameConsumer._command), as a REST command with its token's
     user remembered."""
     user = get_user_model().objects.get(username=table.seats[0].username)
     seq = table.seats[0].get(f"/api/games/{table.gid}/").json()["seq"]
     body = {"expected_seq": seq, **PLAY}
-    sql = statements(lambda: services.game_command(user=user, game_id=table.gid, body=body,
+    sql = statements(lambda: commands.game_command(user=user, game_id=table.gid, body=body,
                                                    key="s1"))  # fmt: skip
     assert len(sql) == len(COMMAND), sql
 

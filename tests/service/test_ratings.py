@@ -14,8 +14,9 @@ from django.core.management import call_command
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games import ratings, tasks
-from games.models import PlayerRating, RatedGame, RatingChange
+from games import tasks
+from games.ratings import services as ratings
+from games.ratings.models import PlayerRating, RatedGame, RatingChange
 
 INITIAL = {"mu": 25.0, "sigma": 25 / 3, "ordinal": 0.0}
 

@@ -23,12 +23,13 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from rest_framework.test import APIClient
 
-from games import event_store, services
-from games.codec import state_to_json
+from games.core import event_store
+from games.table import commands
+from games.core.codec import state_to_json
 from games.engine import events as ev
 from games.engine import evolve, view_for
-from games.models import GameEvent, GameProjection, GameSnapshot
-from games.projections import SNAPSHOT_EVERY
+from games.core.models import GameEvent, GameProjection, GameSnapshot
+from games.table.projections import SNAPSHOT_EVERY
 from replays.selectors import state_at
 from replays.verification import verify_game
 
@@ -41,14 +42,14 @@ CARD = re.compile(r"\bC\d\d\b")
 
 
 def bot_game(*, seats: int = 3, min_events: int = 0) -> int:
-    """A game of built-in bots played to its end through games.services (one commit per bot
+    """A game of built-in bots played to its end through games.table.commands (one commit per bot
     move, as the deadline runner makes them). The bots' game length varies with the secret
     seed: games are played until one has at least `min_events` events."""
     host = get_user_model().objects.create_user(f"host{next(_hosts)}")
     for _ in range(80):
-        done = services.game_create(user=host, seats=seats, options={"bots": list(range(seats))})
+        done = commands.game_create(user=host, seats=seats, options={"bots": list(range(seats))})
         while done.state.status != "ended":
-            done = services.game_bot_moves(game_id=done.game_id, expected_seq=done.seq)
+            done = commands.game_bot_moves(game_id=done.game_id, expected_seq=done.seq)
         if done.seq >= min_events:
             return done.game_id
     raise AssertionError(f"no bot game reached {min_events} events")

@@ -10,7 +10,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from rest_framework.authtoken.models import Token
 
-from games.models import GameEvent
+from games.core.models import GameEvent
 from tests.service.test_websockets import (  # noqa: F401 (fixtures)
     PASS,
     PLAY,
@@ -279,7 +279,7 @@ async def test_a_command_waiting_for_its_games_lock_does_not_hold_another_games_
 
     from django.db import connections, transaction
 
-    from games.models import GameProjection
+    from games.core.models import GameProjection
 
     other = await sync_to_async(new_table)(make_player)
     a, a_view = await sockets(table.gid, table.tokens[0])

@@ -10,7 +10,7 @@ from asgiref.sync import sync_to_async
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games import event_store
+from games.core import event_store
 from games.engine.setup import MAX_SPECTATOR_DELAY
 from replays.transcript import transcript
 from tests.service.test_websockets import QUIET, change, sockets  # noqa: F401 (a fixture)
@@ -262,7 +262,7 @@ def test_a_game_stored_before_the_option_is_watched_live_and_still_audits(make_p
     """A projection and a game_created written before `spectator_delay` existed: the codec and
     the fold read the missing option as 0 (live, as that game was promised), and the audit's
     replay check still finds the stored game to be the fold."""
-    from games.models import GameEvent, GameProjection
+    from games.core.models import GameEvent, GameProjection
 
     settings.SEJMI_ALLOW_RIGGED = True
     game = Game(make_player, 0)

@@ -12,7 +12,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from games.models import GameProjection, StandingOrder
+from games.core.models import GameProjection
+from games.table.models import StandingOrder
 
 # Seat 0 is the Kostič; seat 1 holds C26 (green/blue), C01 (green/red), C40 (blue/blue);
 # seat 2 holds only blue and red cards. Seat 0's C25 green LOSE_1 on seat 1 opens the window.

@@ -24,8 +24,12 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games import consumers, layer_send, notify, selectors, services
-from games.models import GameEvent, GameProjection
+from games.live import consumer
+from games.core import layer_send
+from games.table import publish
+from games.table import selectors
+from games.table import commands
+from games.core.models import GameEvent, GameProjection
 from sejmi.asgi import application
 
 TIMEOUT = 5  # seconds a frame may take to arrive
@@ -157,7 +161,7 @@ def test_the_live_stream_runs_on_channels_redis_pubsub_with_this_runs_own_prefix
     """Pub/sub channels are global to the Redis server (DB numbers do not separate them): the
     prefix comes from CHANNEL_PREFIX or the database's name, so runs never hear each other."""
     layer = settings.CHANNEL_LAYERS["default"]
-    assert layer["BACKEND"] == "games.channel_layer.PubSubLayer"
+    assert layer["BACKEND"] == "games.core.pubsub.PubSubLayer"
     assert isinstance(get_channel_layer(), RedisPubSubChannelLayer)
     name = connections["default"].settings_dict["NAME"]  # test_<the configured name>
     prefix = layer["CONFIG"]["prefix"]
@@ -214,7 +218,7 @@ def test_broadcasts_from_threads_keep_one_redis_connection():
     """A broadcast is sent from a plain thread (a request's, the deadline runner's, a Celery
     worker's): async_to_sync handed it to the web worker's loop, or, without one, made a
     thread, an event loop and a Redis connection for every broadcast (a tenth of the runner's
-    CPU in bench-load). games.layer_send publishes from the thread itself on one client:
+    CPU in bench-load). games.core.layer_send publishes from the thread itself on one client:
     five broadcasts, at most one new connection."""
     import redis
     from django.conf import settings
@@ -399,7 +403,7 @@ async def test_a_command_whose_transaction_rolls_back_sends_nothing(table, socke
     def command_then_roll_back() -> None:
         with transaction.atomic():
             body = {"expected_seq": view["seq"], **PLAY}
-            services.game_command(user=user, game_id=table.gid, body=body, key=None)
+            commands.game_command(user=user, game_id=table.gid, body=body, key=None)
             raise Rollback
 
     with pytest.raises(Rollback):
@@ -515,15 +519,15 @@ async def test_a_gap_healed_while_other_games_batches_arrive_still_sends_its_bat
     socket died of a KeyError (74 reconnects in one run). Here the other games' batches arrive
     during that read, as they did there."""
     sock, first = await sockets(table.gid, table.tokens[0])
-    read = consumers.GameConsumer._read
+    read = consumer.GameConsumer._read
 
     def read_while_others_arrive(self, spans):
         state = GameProjection.objects.get(game_id=table.gid).state  # any valid state will do
-        for n in range(consumers.BATCHES_KEPT + 1):  # another game's batches, meanwhile
-            consumers._remember({"game": -1, "seq": n, "state": state})
+        for n in range(consumer.BATCHES_KEPT + 1):  # another game's batches, meanwhile
+            consumer._remember({"game": -1, "seq": n, "state": state})
         return read(self, spans)
 
-    monkeypatch.setattr(consumers.GameConsumer, "_read", read_while_others_arrive)
+    monkeypatch.setattr(consumer.GameConsumer, "_read", read_while_others_arrive)
     with broadcasts_lost(settings):
         await command(table, 0, PLAY)
         await command(table, 1, PASS)  # sealed (R19)
@@ -555,10 +559,10 @@ async def test_a_later_batch_sent_straight_to_the_group_fills_the_gap_once(
 
 def _broadcast_last_batch(gid: int, after: int) -> list[int]:
     """group_send the committed events after `after` as one `game.committed` message, as
-    games.notify does after a commit. Returns their seqs."""
+    games.table.publish does after a commit. Returns their seqs."""
     proj, _ = selectors.current(gid)
     rows = list(GameEvent.objects.filter(game_id=gid, seq__gt=after).order_by("seq"))
-    notify.broadcast(gid, rows, proj)
+    publish.broadcast(gid, rows, proj)
     return [r.seq for r in rows]
 
 
@@ -572,8 +576,8 @@ async def test_several_spectators_at_once_receive_the_same_frames_rendered_once(
 ):
     spectators = [(await sockets(table.gid))[0] for _ in range(6)]
     renders = []  # a spy: the real rendering, counted
-    render = consumers._render
-    monkeypatch.setattr(consumers, "_render", lambda *args: renders.append(args) or render(*args))
+    render = consumer._render
+    monkeypatch.setattr(consumer, "_render", lambda *args: renders.append(args) or render(*args))
     for seat, body in [(0, PLAY), (1, PASS), (2, PASS)]:
         await command(table, seat, body)
     heard = [[await change(sock) for _ in range(2)] for sock in spectators]  # R19: 1 pass sealed

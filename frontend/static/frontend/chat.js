@@ -3,7 +3,7 @@
 // websocket: table.js passes every frame on as a "sejmi:socket" event on the table's root
 // ({type: "chat"} frames, the views, and {type: "open"} when a socket opens, after which the
 // messages missed while it was down are fetched). The server decides who reads and writes
-// what (games/chat.py); the tabs only follow the same rules, from the view.
+// what (games/chat/rules.py); the tabs only follow the same rules, from the view.
 
 import { api } from "./api.js";
 import { LANG } from "./i18n.js";
@@ -51,7 +51,7 @@ function t(key, fields = {}) {
 const MAX = 500;
 const PAIRS = ["pairs", "pairs_extreme"];
 
-/** The channels `view`'s viewer reads, each with whether he may write it (games/chat.py). */
+/** The channels `view`'s viewer reads, each with whether he may write it (games/chat/rules.py). */
 function channelsFor(view, signedIn) {
   const player = view.you !== null && view.you !== undefined;
   const ended = view.status === "ended";

@@ -5,7 +5,7 @@ import time
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from games.projections import rebuild_all
+from games.table.projections import rebuild_all
 
 
 class Command(BaseCommand):

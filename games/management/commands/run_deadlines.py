@@ -1,5 +1,5 @@
 """`manage.py run_deadlines`: the deadline runner of production. Sweeps overdue deadlines and
-bot moves every 0.2 s (games.deadlines.run), and the reminders due every second, from
+bot moves every 0.2 s (games.table.deadline.run), and the reminders due every second, from
 PostgreSQL alone, so a deadline holds whatever Celery's broker does (a Redis restart once left
 the worker consuming nothing: deadlines up to 95 s late, docs/RELIABILITY.md). Celery stays:
 its ETA task is the fast path, beat a second sweeper. Several runners may run at once (one per
@@ -11,7 +11,8 @@ import threading
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from games import deadlines, tasks
+from games import tasks
+from games.table import deadline
 from games.notifications import runner as notifications_runner
 
 
@@ -30,5 +31,5 @@ class Command(BaseCommand):
             signal.signal(signum, lambda *_: stop.set())
         self.stdout.write(f"run_deadlines: sweeping every {opts['interval']} s", ending="\n")
         self.stdout.flush()
-        deadlines.run(actions=tasks.ACTIONS, interval=opts["interval"], stop=stop,
+        deadline.run(actions=tasks.ACTIONS, interval=opts["interval"], stop=stop,
                       each_second=notifications_runner.remind_due)  # fmt: skip

@@ -4,7 +4,7 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.models import Game
+from games.core.models import Game
 from replays.exports import export_lines
 
 

@@ -5,7 +5,7 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.models import Game
+from games.core.models import Game
 from replays.exports import BadFile, read_file, verify_file
 from replays.verification import verify_game
 

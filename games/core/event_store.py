@@ -1,0 +1,94 @@
+"""The append-only, hash-chained event log of each game (PostgreSQL in production).
+
+Each row's hash is SHA-256 over the previous row's hash and the row's canonical content
+(seq, type, v, data, at), starting from GENESIS; the game's first event holds the seed's
+commitment, so the chain is anchored to the game without naming any database id.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from games.core import plain_sql
+from games.core.codec import canonical_json
+from games.engine import Event
+from games.engine.events import GAME_ENDED
+from games.core.models import GameEvent
+
+GENESIS = "0" * 64
+
+
+def iso(at: datetime) -> str:
+    return at.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def event_hash(prev_hash: str, seq: int, type_: str, v: int, data: dict, at: datetime) -> str:
+    content = canonical_json({"seq": seq, "type": type_, "v": v, "data": data, "at": iso(at)})
+    return hashlib.sha256((prev_hash + content).encode()).hexdigest()
+
+
+def append(*, game_id: int, head_seq: int, head_hash: str, events: list[Event],
+           at: datetime) -> list[GameEvent]:  # fmt: skip
+    """Insert `events` after `head_seq`. Raises IntegrityError if another append took a seq."""
+    rows, prev = [], head_hash
+    for seq, e in enumerate(events, start=head_seq + 1):
+        data = e.data
+        if e.type == GAME_ENDED:  # players keep the head: a later edit of history is provable
+            data = {**data, "chain_head": prev}
+        h = event_hash(prev, seq, e.type, e.v, data, at)
+        rows.append(GameEvent(game_id=game_id, seq=seq, type=e.type, v=e.v, data=data,
+                              at=at, prev_hash=prev, hash=h))  # fmt: skip
+        prev = h
+    _insert(rows)
+    return rows
+
+
+COLUMNS = ("game", "seq", "type", "v", "data", "at", "prev_hash", "hash")
+
+
+def _insert(rows: list[GameEvent]) -> None:
+    """One plain multi-row INSERT: `bulk_create` compiles its query and, on PostgreSQL, sends
+    UNNEST arrays whose dumping showed in every command's profile, then reads back ids nobody
+    uses."""
+    plain_sql.insert(GameEvent, COLUMNS, ((r.game_id, r.seq, r.type, r.v, r.data, r.at,
+                                           r.prev_hash, r.hash) for r in rows))  # fmt: skip
+
+
+def to_event(row: GameEvent) -> Event:
+    return Event(row.type, row.data, row.v)
+
+
+def load(game_id: int, *, after: int = 0, upto: int | None = None) -> list[GameEvent]:
+    rows = GameEvent.objects.filter(game_id=game_id, seq__gt=after)
+    if upto is not None:
+        rows = rows.filter(seq__lte=upto)
+    return list(rows.order_by("seq"))
+
+
+@dataclass(frozen=True)
+class ChainReport:
+    ok: bool
+    head_hash: str
+    length: int
+    first_bad_seq: int | None = None
+    reason: str | None = None
+
+
+def verify_chain(rows: Iterable[GameEvent]) -> ChainReport:
+    """Recompute every hash from GENESIS; name the first seq that breaks the chain and why."""
+    prev, expected_seq, count = GENESIS, 1, 0
+    for row in rows:
+        if row.seq != expected_seq:
+            why = "an event is missing" if row.seq > expected_seq else "events are out of order"
+            return ChainReport(False, prev, count, expected_seq, why)
+        if row.prev_hash != prev:
+            return ChainReport(False, prev, count, row.seq, "prev_hash does not match")
+        if event_hash(prev, row.seq, row.type, row.v, row.data, row.at) != row.hash:
+            return ChainReport(False, prev, count, row.seq, "content does not match its hash")
+        if row.type == GAME_ENDED and row.data.get("chain_head") != prev:
+            return ChainReport(False, prev, count, row.seq, "the sealed chain head does not match")
+        prev, expected_seq, count = row.hash, expected_seq + 1, count + 1
+    return ChainReport(True, prev, count)

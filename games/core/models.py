@@ -1,0 +1,114 @@
+"""The log's tables. `GameEvent` is the truth (append-only, hash-chained); `Game` holds identity
+and the secret seed, `IdempotentAnswer` the first answer to a retried command, `SealedPass` the
+passes of an open block window not in the log yet (R19). `GameProjection` and `GameSnapshot`
+are projections every feature reads; `rebuild_projections` can drop and rebuild them."""
+
+from django.conf import settings
+from django.db import models
+
+
+class Game(models.Model):
+    """A game's identity and its secret seed (R22: revealed only in the game_ended event)."""
+
+    seed = models.BinaryField(editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"game {self.pk}"
+
+
+class GameEvent(models.Model):
+    """One event of one game. seq is 1, 2, 3 … without gaps; (game, seq) is unique, and that
+    constraint is the final guard of optimistic concurrency. Rows are never updated or deleted
+    (a PostgreSQL trigger refuses both). `hash` = SHA-256(prev_hash + canonical content)."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField()
+    type = models.CharField(max_length=40)
+    v = models.PositiveSmallIntegerField(default=1)
+    data = models.JSONField()
+    at = models.DateTimeField()
+    prev_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="event_game_seq")]
+        ordering = ["game", "seq"]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.seq} {self.type}"
+
+
+class GameProjection(models.Model):
+    """The game's current state at `seq`, plus what lobby lists and the deadline sweeper ask."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True,
+                                related_name="projection")  # fmt: skip
+    seq = models.PositiveIntegerField()
+    head_hash = models.CharField(max_length=64)
+    status = models.CharField(max_length=10, db_index=True)
+    variant = models.CharField(max_length=20)
+    seats = models.PositiveSmallIntegerField()
+    players = models.JSONField()  # usernames by seat, null for a free seat
+    winners = models.JSONField(null=True)
+    state = models.JSONField()  # games.core.codec.state_to_json
+    decision_since = models.DateTimeField(null=True)  # when the pending decision was asked
+    deadline_at = models.DateTimeField(null=True, db_index=True)
+    deadline_kind = models.CharField(max_length=10, null=True)  # deadlines.DeadlineKind
+    paused_at = models.DateTimeField(null=True)  # a seat's vacation stopped the clocks then
+    human_acted_at = models.DateTimeField(null=True)  # the last act of a human (abandonment)
+    updated_at = models.DateTimeField()
+
+
+class GameSnapshot(models.Model):
+    """The state right after event `seq`, every SNAPSHOT_EVERY events, so replays fold little."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots")
+    seq = models.PositiveIntegerField()
+    state = models.JSONField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="snapshot_game_seq")]
+
+
+class IdempotentAnswer(models.Model):
+    """The first successful answer to a command sent with an Idempotency-Key."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=200)
+    request_hash = models.CharField(max_length=64)
+    answer = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "game", "key"], name="idempotency_user_game_key"
+            )
+        ]
+
+
+class SealedPass(models.Model):
+    """R19: a pass that left its block window open, kept out of the public log until the window
+    closes; then it is appended as a `block_passed` event with its own `at`, in the order
+    received (games.core.sealed_passes). Truth not told yet, not a projection: rebuilds keep it. Rows are
+    only ever inserted; a closed window's rows stay, never read again (the seq moved on)."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="+")
+    window_seq = models.PositiveIntegerField()  # the game's seq while the window is open
+    seat = models.PositiveSmallIntegerField()
+    v = models.PositiveSmallIntegerField(default=1)
+    data = models.JSONField()  # the block_passed event's data
+    at = models.DateTimeField()  # when the pass was received: its event's `at`
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "window_seq", "seat"], name="sealed_pass_game_window_seat"
+            )
+        ]
+        ordering = ["game", "window_seq", "id"]  # the order received

@@ -1,0 +1,69 @@
+"""The channel layer of the live stream: channels_redis's pub/sub layer with two changes, both
+for the cost of a broadcast (bench-load, docs/PERFORMANCE.md).
+
+- One decode per received message per process. A process subscribes to a game's group once
+  and channels_redis hands the same received bytes to every socket of the group in that
+  process, but each socket's `receive` decoded them again: a committed batch carries the
+  game's whole state (games.table.publish), so a game with five sockets in a process unpacked it five
+  times (8.7 % of the web workers' CPU). The sockets of one process now share one decoded
+  message; handlers therefore must not mutate the message they are given (none does:
+  games.live.consumer, games.live.me_consumer).
+- A blocking `group_send` for synchronous code (games.core.layer_send). The layer's own is a
+  coroutine bound to an event loop: from a web request thread async_to_sync handed it to the
+  worker's one loop (7 % of the web workers' CPU, all on the loop that serves every socket),
+  and from the deadline runner or Celery it made a thread, a loop and a Redis connection per
+  broadcast. `publish` sends the same bytes to the same Redis channel as the layer's
+  group_send (channels_redis 4.3: `<prefix>__group__<group>`, one shard per host) with
+  redis-py's thread-safe client, from the calling thread.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections import OrderedDict
+from typing import Any
+
+import redis
+from channels_redis.pubsub import RedisPubSubChannelLayer, _consistent_hash
+from channels_redis.utils import decode_hosts
+
+KEPT = 256  # decoded messages remembered: a batch reaches its sockets within a few loop turns
+
+
+class PubSubLayer(RedisPubSubChannelLayer):
+    def __init__(self, *args: Any, hosts: Any = None, prefix: str = "asgi",
+                 **kwargs: Any) -> None:  # fmt: skip
+        super().__init__(*args, hosts=hosts, prefix=prefix, **kwargs)
+        self._prefix = prefix
+        self._hosts = [host["address"] for host in decode_hosts(hosts)]
+        self._clients: tuple[int, list[redis.Redis]] | None = None  # (pid, one per host)
+        # id(bytes) -> (the bytes, decoded): the entry holds the bytes object, so its id cannot
+        # be reused by another message while the entry lives; the `is` check makes sure.
+        self._decoded: OrderedDict[int, tuple[bytes, dict]] = OrderedDict()
+        self._lock = threading.Lock()  # the web loop decodes; other threads' loops may too
+
+    def deserialize(self, message: bytes) -> dict:
+        key = id(message)
+        with self._lock:
+            hit = self._decoded.get(key)
+            if hit is not None and hit[0] is message:
+                return hit[1]
+        decoded = super().deserialize(message)
+        with self._lock:
+            self._decoded[key] = (message, decoded)
+            while len(self._decoded) > KEPT:
+                self._decoded.popitem(last=False)
+        return decoded
+
+    def publish(self, group: str, message: dict[str, Any]) -> None:
+        """The layer's group_send, blocking, from any thread."""
+        channel = f"{self._prefix}__group__{group}"
+        clients = self._redis_clients()
+        clients[_consistent_hash(channel, len(clients))].publish(channel, self.serialize(message))
+
+    def _redis_clients(self) -> list[redis.Redis]:
+        with self._lock:
+            if self._clients is None or self._clients[0] != os.getpid():  # new, or forked
+                self._clients = (os.getpid(), [redis.Redis.from_url(h) for h in self._hosts])
+            return self._clients[1]

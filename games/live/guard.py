@@ -1,0 +1,44 @@
+"""Websockets under overload: when no PostgreSQL connection comes free within the pool's
+timeout (settings: SEJMI_DB_POOL_*) while a socket connects, authenticates, resyncs or heals a
+gap, the socket is closed with 1013 (RFC 6455, Try Again Later); its client reconnects with
+back-off and resyncs from its last seq (README, Live stream), so nothing is lost. Without this
+the consumer died with a traceback and the handshake got an HTTP 500. One log line per socket,
+not a traceback: under overload, formatting tracebacks cost more CPU than the requests did.
+(A command over the socket is answered `unavailable` instead: games.live.consumer.)"""
+
+from __future__ import annotations
+
+import logging
+
+from django.db import DatabaseError
+
+from games.api.handlers import pool_exhausted
+
+log = logging.getLogger(__name__)
+
+TRY_AGAIN_LATER = 1013
+
+
+class OverloadGuard:
+    """ASGI middleware around the websocket stack (the token lookup included)."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        accepted = False
+
+        async def tracked(message):
+            nonlocal accepted
+            accepted = accepted or message["type"] == "websocket.accept"
+            await send(message)
+
+        try:
+            return await self.app(scope, receive, tracked)
+        except DatabaseError as err:
+            if not pool_exhausted(err):
+                raise
+            log.warning("database pool exhausted: socket %s closed 1013", scope.get("path"))
+            if not accepted:  # a close before the handshake reaches the client as HTTP 403
+                await send({"type": "websocket.accept"})
+            await send({"type": "websocket.close", "code": TRY_AGAIN_LATER})

@@ -1,0 +1,87 @@
+"""Reads and writes of a user's notifications and mail preferences (the API's one service)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+
+from games.engine.errors import Code
+from games.core.errors import ApiError
+from games.notifications.models import Notification, NotificationPrefs
+from games.notifications.push import payload, unread
+
+LIST_LIMIT = 100
+
+
+def notifications_list(*, user, unread_only: bool) -> dict[str, Any]:
+    """The newest notifications (at most LIST_LIMIT) and the unread count."""
+    rows = Notification.objects.filter(user=user).order_by("-at", "-pk")
+    if unread_only:
+        rows = rows.filter(read=False)
+    return {"notifications": [payload(r) for r in rows[:LIST_LIMIT]], "unread": unread(user.pk)}
+
+
+def notifications_read(*, user, body: dict[str, Any]) -> dict[str, Any]:
+    """Mark `ids` (the caller's own; others' are ignored) or `all` as read."""
+    if set(body) == {"all"} and body["all"] is True:
+        rows = Notification.objects.filter(user=user, read=False)
+    elif (
+        set(body) == {"ids"}
+        and isinstance(body["ids"], list)
+        and all(isinstance(i, int) and not isinstance(i, bool) for i in body["ids"])
+    ):
+        rows = Notification.objects.filter(user=user, pk__in=body["ids"][:1000])
+    else:
+        raise ApiError(Code.INVALID, 'send {"ids": [whole numbers]} or {"all": true}')
+    rows.update(read=True)
+    return {"unread": unread(user.pk)}
+
+
+def prefs_view(prefs: NotificationPrefs) -> dict[str, Any]:
+    return {"email": prefs.email or None, "email_mode": prefs.email_mode,
+            "language": prefs.language}  # fmt: skip
+
+
+def prefs_get(*, user) -> dict[str, Any]:
+    prefs = NotificationPrefs.objects.filter(user=user).first() or NotificationPrefs(user=user)
+    return prefs_view(prefs)
+
+
+def prefs_set(*, user, body: dict[str, Any]) -> dict[str, Any]:
+    """Replace the preferences; a field left out keeps its value. ApiError(invalid)."""
+    prefs = NotificationPrefs.objects.filter(user=user).first() or NotificationPrefs(user=user)
+    if "email" in body:
+        prefs.email = _email(body["email"])
+    if "email_mode" in body:
+        prefs.email_mode = _choice(body["email_mode"], NotificationPrefs.MODES, "email_mode")
+    if "language" in body:
+        prefs.language = _choice(body["language"], NotificationPrefs.LANGUAGES, "language")
+    prefs.save()
+    return prefs_view(prefs)
+
+
+def unsubscribe(*, user_id: int) -> None:
+    """The unsubscribe link: no more mail (email_mode off)."""
+    prefs, _ = NotificationPrefs.objects.get_or_create(user_id=user_id)
+    prefs.email_mode = "off"
+    prefs.save(update_fields=["email_mode"])
+
+
+def _email(value: Any) -> str | None:
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str) or len(value) > 254:
+        raise ApiError(Code.INVALID, "email is an address or null")
+    try:
+        validate_email(value)
+    except ValidationError:
+        raise ApiError(Code.INVALID, "email is not a valid address") from None
+    return value
+
+
+def _choice(value: Any, choices: tuple[str, ...], name: str) -> str:
+    if value not in choices:
+        raise ApiError(Code.INVALID, f"{name} is one of {', '.join(choices)}")
+    return value

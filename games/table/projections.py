@@ -1,0 +1,194 @@
+"""Read models, updated in the same transaction as each append, and rebuildable from events.
+
+`project_batch` is the one function that turns a batch of events (one command's) into
+projection rows; the live path and `rebuild_projections` both call it, so they agree (a
+rebuild rates games after rebuilding them all, in the order they ended: games.ratings.services). Sealed
+passes (games.core.sealed_passes, R19) are not events and not projected: they stay in their own table
+through a rebuild; only the deadline is judged with them.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from itertools import groupby
+
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.db.models import F
+
+from games.table import deadline
+from games.core import event_store
+from games.ratings import services as ratings
+from games.core import sealed_passes
+from games.core.codec import state_to_json
+from games.engine import Event, GameState, fold
+from games.engine import events as ev
+from games.core.models import Game, GameProjection, GameSnapshot
+from games.table.models import PlayerSeat, PlayerStats
+
+SNAPSHOT_EVERY = 100
+# Passes do not restart the block window's clock; nor does anyone's coming or going.
+NOT_A_NEW_DECISION = {ev.BLOCK_PASSED, *ev.AWAY_EVENTS}
+
+
+def project_batch(*, game_id: int, proj: GameProjection | None, before: GameState | None,
+                  events: list[Event], after: GameState, head_seq: int, head_hash: str,
+                  at: datetime, deadline_state: GameState | None = None,
+                  acted_at: datetime | None = None,
+                  rate: bool = True) -> GameProjection:  # fmt: skip
+    """Update every read model for one appended batch ending at `head_seq`. `after` is the
+    public state; the deadline is judged on `deadline_state` when given: the public state
+    with the open window's sealed passes (R19), so bots that passed are not awaited.
+    `acted_at`: when the batch's last human act was made, if not at `at` (a sealed pass).
+    `rate`: rate a game that ends here (rebuild_all rates all afterwards, in end order)."""
+    since, human_at, paused_at = (proj.decision_since, proj.human_acted_at, proj.paused_at) \
+        if proj is not None else (None, None, None)  # fmt: skip
+    if any(e.type not in NOT_A_NEW_DECISION for e in events):
+        since = at
+    if before is None or after.human_acts > before.human_acts:
+        human_at = acted_at or at
+    since, human_at, paused_at = _pause_or_resume(since, human_at, paused_at,
+                                                  deadline.paused(after), at)  # fmt: skip
+    kind, due = deadline.due(deadline_state or after, since, human_at=human_at)  # R21
+    fields = {
+        "seq": head_seq, "head_hash": head_hash, "status": after.status,
+        "variant": after.variant, "seats": after.n, "players": list(after.names),
+        "winners": after.winners, "state": state_to_json(after), "decision_since": since,
+        "deadline_at": due, "deadline_kind": kind, "updated_at": at,
+        "paused_at": paused_at, "human_acted_at": human_at,
+    }  # fmt: skip
+    if proj is None:
+        proj = GameProjection.objects.create(game_id=game_id, **fields)
+    else:
+        for name, value in fields.items():
+            setattr(proj, name, value)
+        _update(game_id, fields)
+    _seats_and_stats(game_id, events, after)
+    _snapshots(game_id, before, events, head_seq)
+    if rate and any(e.type == ev.GAME_ENDED for e in events):
+        ratings.game_ended(game_id)
+    return proj
+
+
+Clocks = tuple[datetime | None, datetime | None, datetime | None]
+
+
+def _pause_or_resume(since: datetime | None, human_at: datetime | None,
+                     paused_at: datetime | None, paused: bool, at: datetime) -> Clocks:  # fmt: skip
+    """A vacation stands the game's clocks still at `at`; when the last one ends, they go on
+    with the time they had left (the decision's and the abandonment's)."""
+    if paused and paused_at is None:
+        return since, human_at, at
+    if paused or paused_at is None:
+        return since, human_at, paused_at
+
+    def resumed(t: datetime | None) -> datetime | None:
+        return None if t is None else at - max(paused_at - t, timedelta(0))
+
+    return resumed(since), resumed(human_at), None
+
+
+def lock(game_id: int) -> GameProjection | None:
+    """The game's projection, its row locked for this transaction (FOR UPDATE where the
+    database has it), with the game's seed (`proj.game.seed`); None for an unknown game. Plain
+    SQL: the ORM compiled this query anew for every command."""
+    meta, game = GameProjection._meta, Game._meta
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    if lock and connection.features.has_select_for_update_of:
+        lock += " OF p"
+    sql = (f"SELECT p.*, g.seed AS game_seed FROM {meta.db_table} p"
+           f" JOIN {game.db_table} g ON g.{game.pk.column} = p.{meta.pk.column}"
+           f" WHERE p.{meta.pk.column} = %s{lock}")  # fmt: skip
+    found = list(GameProjection.objects.raw(sql, [game_id]))
+    if not found:
+        return None
+    proj = found[0]
+    proj.game = Game(pk=game_id, seed=proj.game_seed)
+    return proj
+
+
+def _update(game_id: int, fields: dict) -> None:
+    """UPDATE the projection's row with `fields` in one plain statement (`save()` compiled
+    it anew for every command)."""
+    meta = GameProjection._meta
+    columns, params = [], []
+    for name, value in fields.items():
+        field = meta.get_field(name)
+        columns.append(f"{field.column} = %s")
+        params.append(field.get_db_prep_save(value, connection))
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {meta.db_table} SET {', '.join(columns)}"
+                       f" WHERE {meta.pk.column} = %s", [*params, game_id])  # fmt: skip
+
+
+def refresh_deadline(proj: GameProjection, state: GameState) -> bool:
+    """Judge the deadline again on `state` (the public one with the sealed passes) when
+    nothing was appended; returns whether it changed. It changes only for a window whose
+    bots had not answered yet (opened before bots answered windows at once, or rebuilt)."""
+    kind, due = deadline.due(state, proj.decision_since, human_at=proj.human_acted_at)
+    if (kind, due) == (proj.deadline_kind, proj.deadline_at):
+        return False
+    proj.deadline_kind, proj.deadline_at = kind, due
+    proj.save(update_fields=["deadline_kind", "deadline_at"])
+    return True
+
+
+def _seats_and_stats(game_id: int, events: list[Event], after: GameState) -> None:
+    users = get_user_model().objects
+    for e in events:
+        if e.type == ev.SEAT_TAKEN and not e.data.get("bot"):
+            user = users.filter(username=e.data["name"]).first()
+            if user is not None:  # an imported game's players may have no account here
+                PlayerSeat.objects.create(game_id=game_id, seat=e.data["seat"], user=user)
+        elif e.type == ev.GAME_ENDED:
+            winners = set(e.data["winners"])
+            for row in PlayerSeat.objects.filter(game_id=game_id):
+                PlayerStats.objects.get_or_create(user_id=row.user_id)
+                PlayerStats.objects.filter(user_id=row.user_id).update(
+                    games=F("games") + 1, wins=F("wins") + (1 if row.seat in winners else 0)
+                )
+
+
+def _snapshots(game_id: int, before: GameState | None, events: list[Event], head: int) -> None:
+    """A snapshot right after every SNAPSHOT_EVERY-th event, whatever the batch boundaries."""
+    first = head - len(events) + 1
+    for seq in range(first, head + 1):
+        if seq % SNAPSHOT_EVERY == 0:
+            state = fold(events[: seq - first + 1], before)
+            GameSnapshot.objects.create(game_id=game_id, seq=seq, state=state_to_json(state))
+
+
+def rebuild_all() -> int:
+    """Drop every read model and rebuild each game's from its events. Returns the number of
+    games rebuilt."""
+    GameSnapshot.objects.all().delete()
+    PlayerSeat.objects.all().delete()
+    PlayerStats.objects.all().delete()
+    GameProjection.objects.all().delete()
+    ids = list(Game.objects.order_by("pk").values_list("pk", flat=True))
+    for game_id in ids:
+        rebuild_game(game_id, rate=False)
+    ratings.rebuild()  # in the order games ended, not by id
+    return len(ids)
+
+
+def rebuild_game(game_id: int, *, rate: bool = True) -> GameProjection | None:
+    """Build one game's read models from its events alone, batch by batch as the live path
+    did (the events of one command share their `at`). The game's own rows are dropped
+    first; its players' stats are added to, so use it on a game not counted yet (a fresh
+    import), or through rebuild_all, which drops every stat first."""
+    GameSnapshot.objects.filter(game_id=game_id).delete()
+    PlayerSeat.objects.filter(game_id=game_id).delete()
+    GameProjection.objects.filter(game_id=game_id).delete()
+    proj, state = None, None
+    for at, batch in groupby(event_store.load(game_id), key=lambda row: row.at):
+        rows = list(batch)
+        events = [event_store.to_event(r) for r in rows]
+        after = fold(events, state)
+        proj = project_batch(game_id=game_id, proj=proj, before=state, events=events,
+                             after=after, head_seq=rows[-1].seq, head_hash=rows[-1].hash,
+                             at=at, rate=rate)  # fmt: skip
+        state = after
+    if proj is not None and state is not None:  # an open window's sealed passes (R19)
+        refresh_deadline(proj, sealed_passes.folded(state, sealed_passes.load(game_id, proj.seq)))
+    return proj

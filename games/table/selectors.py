@@ -1,0 +1,103 @@
+"""Reads: views, event lists and lobby lists, always redacted for the caller (R23), and the
+state at any seq (`state_at`). What a spectator of a delayed game may see of them:
+games/table/spectating.py; replays of the past: replays/selectors.py. Reads are made from the public
+state; while a block window is
+open, a caller who passed also sees his own sealed pass (games.core.sealed_passes, R19). A read applies
+no deadline: after one, the view's `deadline` is in the past until a worker or the next
+command applies it (games.table.commands)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from games.core import event_store
+from games.core import sealed_passes
+from games.core.codec import state_from_json
+from games.engine import Event, GameState, fold, redact_event, view_for
+from games.core.errors import not_found
+from games.core.models import GameEvent, GameProjection, GameSnapshot
+
+
+def seat_of(state: GameState, user) -> int | None:
+    """The caller's seat in this game, or None for a spectator."""
+    if user is None or not user.is_authenticated:
+        return None
+    for seat, name in enumerate(state.names):
+        if name == user.username and not state.bots[seat]:
+            return seat
+    return None
+
+
+def seat_in(game_id: int, user) -> int | None:
+    """The caller's seat in game `game_id` now (None: a spectator)."""
+    return seat_of(current(game_id)[1], user)
+
+
+def game_view(game_id: int, state: GameState, user, *, seq: int,
+              deadline: datetime | None, replay: bool = False,
+              reveal: bool = False, delayed: bool = False) -> dict[str, Any]:  # fmt: skip
+    """The caller's view of `state`, the public state at `seq` (a replay's: read-only;
+    `delayed`: a spectator's view of the past, games.table.spectating)."""
+    seat = seat_of(state, user)
+    if not replay:  # R19: the caller's own sealed pass counts for him, nobody else's does
+        state = sealed_passes.seen_by(game_id, seq, state, seat)
+    view = view_for(state, seat, reveal=reveal)
+    if replay:  # a replay is read-only: nothing can be sent to the past
+        view["legal"] = []
+    return {"id": game_id, "seq": seq, **view,
+            "deadline": event_store.iso(deadline) if deadline else None,
+            "delayed": delayed}  # fmt: skip
+
+
+def current(game_id: int) -> tuple[GameProjection, GameState]:
+    proj = GameProjection.objects.filter(game_id=game_id).first()
+    if proj is None:
+        raise not_found()
+    return proj, state_from_json(proj.state)
+
+
+def state_at(game_id: int, seq: int) -> GameState:
+    """The public state right after event `seq`: the nearest snapshot, then the events after
+    it. Both are read as plain values, not model instances (a third faster; replays and
+    delayed spectators fold up to SNAPSHOT_EVERY - 1 events per request)."""
+    snap = (GameSnapshot.objects.filter(game_id=game_id, seq__lte=seq).order_by("-seq")
+            .values_list("seq", "state").first())  # fmt: skip
+    start, base = (snap[0], state_from_json(snap[1])) if snap else (0, None)
+    rows = (GameEvent.objects.filter(game_id=game_id, seq__gt=start, seq__lte=seq)
+            .order_by("seq").values_list("type", "data", "v"))  # fmt: skip
+    return fold([Event(type_, data, v) for type_, data, v in rows], base)
+
+
+def event_payload(row: GameEvent, state_now: GameState, viewer: Any) -> dict[str, Any]:
+    data = redact_event(event_store.to_event(row), state_now, viewer)
+    return {"seq": row.seq, "type": row.type, "at": event_store.iso(row.at), "data": data}
+
+
+def events_between(game_id: int, after: int, upto: int, state: GameState,
+                   viewer: Any) -> list[dict[str, Any]]:  # fmt: skip
+    """The events (after, upto], redacted for `viewer` as `state` (the game at `upto` or
+    later) judges them."""
+    rows = GameEvent.objects.filter(game_id=game_id, seq__gt=after, seq__lte=upto)
+    return [event_payload(row, state, viewer) for row in rows.order_by("seq")]
+
+
+def lobby_rows(status: str | None, *, variant: str | None = None,
+               player: str | None = None) -> list[GameProjection]:  # fmt: skip
+    """The newest 200 games, filtered by status, variant and seated player."""
+    rows = GameProjection.objects.order_by("-game_id")
+    if status:
+        rows = rows.filter(status=status)
+    if variant:
+        rows = rows.filter(variant=variant)
+    if player:
+        rows = rows.filter(game__seat_rows__user__username=player)
+    return list(rows[:200])
+
+
+def summary(p: GameProjection, *, seq: int | None = None,
+            updated_at: datetime | None = None) -> dict[str, Any]:  # fmt: skip
+    """A game in a list: at its present, or at `seq` (of `updated_at`) for a delayed caller."""
+    return {"id": p.game_id, "variant": p.variant, "seats": p.seats, "players": p.players,
+            "status": p.status, "seq": p.seq if seq is None else seq, "winners": p.winners,
+            "updated_at": event_store.iso(updated_at or p.updated_at)}  # fmt: skip
