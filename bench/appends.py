@@ -140,7 +140,7 @@ def ours(work: Workload, count: int) -> float:
     from django.db import connection, transaction
     from django.utils import timezone
 
-    from games import event_store
+    from games.core import event_store
 
     games = _new_games(len(work.games))
     next_event = _cycle(work, games)
@@ -164,7 +164,7 @@ def ours_per_command(work: Workload, count: int) -> tuple[float, float]:
     from django.db import transaction
     from django.utils import timezone
 
-    from games import event_store
+    from games.core import event_store
 
     games = _new_games(len(work.games))
     batches = [(games[g], batch) for g, game in enumerate(work.games) for batch in game]
@@ -285,16 +285,16 @@ def game_command_path(count: int) -> tuple[float, float, list[float]]:
     from django.contrib.auth import get_user_model
 
     import games.tasks  # noqa: F401 (registers the deadline task the commits schedule, as the web does)
-    from games import selectors, services
+    from games.table import commands, selectors
 
     users = [get_user_model().objects.create(username=f"bench-cmd-{uuid.uuid4().hex[:10]}")
              for _ in range(4)]  # fmt: skip
     rnd = random.Random(7)
 
     def new_table(n: int) -> int:
-        done = services.game_create(user=users[0], seats=n)
+        done = commands.game_create(user=users[0], seats=n)
         for user in users[:n]:
-            services.game_join(user=user, game_id=done.game_id)
+            commands.game_join(user=user, game_id=done.game_id)
         return done.game_id
 
     game, n, times, events = new_table(2), 2, [], 0
@@ -311,7 +311,7 @@ def game_command_path(count: int) -> tuple[float, float, list[float]]:
                 break
         body = {"expected_seq": proj.seq, **rnd.choice(legal["legal"])}
         started = time.perf_counter()
-        answer = services.game_command(user=users[seat], game_id=game, body=body,
+        answer = commands.game_command(user=users[seat], game_id=game, body=body,
                                        key=uuid.uuid4().hex)  # fmt: skip
         times.append(time.perf_counter() - started)
         events += answer["seq"] - proj.seq

@@ -69,10 +69,10 @@ def _batches(rows):
 
 
 def deadlines_kept(game_ids: list[int]) -> dict:
-    from games import event_store
-    from games.table.deadline import DeadlineKind, due
+    from games.core import event_store
     from games.engine import events as ev
     from games.engine import fold
+    from games.table.deadline import DeadlineKind, due
     from games.table.projections import NOT_A_NEW_DECISION
 
     late_ms, bot_wait_ms, early, twice = [], [], [], []

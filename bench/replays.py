@@ -121,14 +121,14 @@ def long_game(min_events: int, label: str) -> tuple[bytes, list[list]]:
 
 
 def store_game(seed: bytes, batches: list[list]) -> int:
-    """Each batch in a transaction of its own, as games.table.commands._append stores a command."""
+    """Each batch in a transaction of its own, as games.table.commit.append stores a command."""
     from django.contrib.auth import get_user_model
     from django.db import transaction
     from django.utils import timezone
 
-    from games import event_store
-    from games.engine import fold
+    from games.core import event_store
     from games.core.models import Game
+    from games.engine import fold
     from games.table.projections import project_batch
 
     owner = get_user_model().objects.create_user("bench-host", is_active=False)

@@ -5,7 +5,7 @@
 
 Process CPU time (`time.process_time`: every thread of this process, so the broadcast's
 own loop thread counts too; a loaded machine moves it far less than the wall clock) of:
-- `services.game_command`, the whole service call as a socket command makes it (in a worker
+- `commands.game_command`, the whole service call as a socket command makes it (in a worker
   thread of an event loop, as games.live.consumer calls it): row-locked
   projection, engine, append, projection, idempotency row, and after COMMIT the broadcast to
   Redis and Celery's `apply_async`;
@@ -46,8 +46,9 @@ def run(commands: int, profile: str | None) -> dict:
     from channels.layers import get_channel_layer
     from django.contrib.auth import get_user_model
 
-    from games import consumers, selectors, services
-    from games.table.publish import group_name
+    from games.core.pubsub import game_group
+    from games.live import consumer
+    from games.table import commands, selectors
 
     users = [get_user_model().objects.create(username=f"bench-cpu-{uuid.uuid4().hex[:10]}")
              for _ in range(4)]  # fmt: skip
@@ -60,7 +61,7 @@ def run(commands: int, profile: str | None) -> dict:
         if profiler:  # cProfile follows the thread it was enabled in: the worker's
             profiler.enable()
         try:
-            return services.game_command(**kwargs)
+            return commands.game_command(**kwargs)
         finally:
             if profiler:
                 profiler.disable()
@@ -71,11 +72,11 @@ def run(commands: int, profile: str | None) -> dict:
     service, receiving, frames_per_viewer = [], [], []
 
     def new_table(n: int) -> tuple[int, str]:
-        done = services.game_create(user=users[0], seats=n)
+        done = commands.game_create(user=users[0], seats=n)
         for user in users[:n]:
-            services.game_join(user=user, game_id=done.game_id)
+            commands.game_join(user=user, game_id=done.game_id)
         channel = loop.run_until_complete(layer.new_channel())  # after the joins' batches
-        loop.run_until_complete(layer.group_add(group_name(done.game_id), channel))
+        loop.run_until_complete(layer.group_add(game_group(done.game_id), channel))
         return done.game_id, channel
 
     n = 2
@@ -105,10 +106,10 @@ def run(commands: int, profile: str | None) -> dict:
         receiving.append(time.process_time() - started)
         viewers = [*users[:n], None]
         started = time.process_time()
-        state_now = consumers._remember(message)
+        state_now = consumer._remember(message)
         for user in viewers:
             viewer = selectors.seat_of(state_now, user)
-            consumers._frames(message, state_now, viewer, message["events"][0]["seq"] - 1)
+            consumer._frames(message, state_now, viewer, message["events"][0]["seq"] - 1)
         frames_per_viewer.append((time.process_time() - started) / len(viewers))
     loop.close()
     if profiler:

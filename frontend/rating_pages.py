@@ -11,8 +11,8 @@ from django.utils.translation import gettext_lazy as _
 
 from frontend import listings
 from frontend.forms import VARIANT_NAMES
-from games.ratings import selectors as rating_selectors
 from games.core.errors import ApiError
+from games.ratings import selectors as rating_selectors
 
 RECENT_GAMES = 10
 

@@ -9,10 +9,9 @@ from django.utils.translation import get_language
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 from frontend.visits import record_visit
-from games.table import selectors
-from games.table import spectating
-from games.engine import Deck
 from games.core.errors import ApiError
+from games.engine import Deck
+from games.table import selectors, spectating
 
 # The frame's few words; everything the game says comes from i18n.js.
 WORDS = {

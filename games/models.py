@@ -3,7 +3,14 @@ tables): each feature keeps its own in its package, and this module only re-expo
 Code imports a model from its feature (`games.chat.models`), never from here."""
 
 from games.chat.models import ChatHiding, ChatMessage
-from games.core.models import Game, GameEvent, GameProjection, GameSnapshot, IdempotentAnswer, SealedPass
+from games.core.models import (
+    Game,
+    GameEvent,
+    GameProjection,
+    GameSnapshot,
+    IdempotentAnswer,
+    SealedPass,
+)
 from games.notifications.models import (
     DeadlineReminder,
     Notification,

@@ -3,25 +3,27 @@ replays/urls.py)."""
 
 from django.urls import path
 
-from games.table import routes as table_routes
+from games.accounts import routes as account_routes
 from games.chat import routes as chat_routes
-from games.table import order_routes
+from games.live import routes as live_routes
+from games.notifications import routes as notification_routes
 from games.ratings import routes as rating_routes
-from games.notifications import routes as notification_apis
+from games.table import order_routes
+from games.table import routes as table_routes
 
 urlpatterns = [
-    path("auth/register/", table_routes.RegisterApi.as_view(), name="register"),
-    path("auth/token/", table_routes.TokenApi.as_view(), name="token"),
-    path("ws-ticket/", table_routes.WsTicketApi.as_view(), name="ws-ticket"),
+    path("auth/register/", account_routes.RegisterApi.as_view(), name="register"),
+    path("auth/token/", account_routes.TokenApi.as_view(), name="token"),
+    path("ws-ticket/", live_routes.WsTicketApi.as_view(), name="ws-ticket"),
     path("games/", table_routes.GamesApi.as_view(), name="games"),
     path("games/<int:game_id>/", table_routes.GameApi.as_view(), name="game"),
     path("games/<int:game_id>/join/", table_routes.JoinApi.as_view(), name="join"),
     path("games/<int:game_id>/commands/", table_routes.CommandsApi.as_view(), name="commands"),
     path("games/<int:game_id>/events/", table_routes.EventsApi.as_view(), name="events"),
-    path("notifications/", notification_apis.NotificationsApi.as_view(), name="notifications"),
-    path("notifications/read/", notification_apis.NotificationsReadApi.as_view(),
+    path("notifications/", notification_routes.NotificationsApi.as_view(), name="notifications"),
+    path("notifications/read/", notification_routes.NotificationsReadApi.as_view(),
          name="notifications-read"),
-    path("me/preferences/", notification_apis.PreferencesApi.as_view(), name="preferences"),
+    path("me/preferences/", notification_routes.PreferencesApi.as_view(), name="preferences"),
     path(
         "games/<int:game_id>/standing-order/",
         order_routes.GameStandingOrderApi.as_view(),

@@ -12,9 +12,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.core import event_store
-from games.engine.errors import Code
+from games.core.codec import iso
 from games.core.errors import ApiError, not_found
 from games.core.models import Game, GameEvent
+from games.engine.errors import Code
 from games.table.models import PlayerSeat
 from replays.models import REASON_MAX_LENGTH, Dispute, DisputeNote
 from replays.transcript import transcript
@@ -88,9 +89,9 @@ def dispute_payload(d: Dispute) -> dict[str, Any]:
     `resolution` and `resolved_at` are null while open."""
     return {
         "id": d.pk, "game": d.game_id, "status": d.status, "reason": d.reason, "seq": d.seq,
-        "opened_by": d.opened_by.username, "opened_at": event_store.iso(d.opened_at),
+        "opened_by": d.opened_by.username, "opened_at": iso(d.opened_at),
         "resolution": d.resolution or None,
-        "resolved_at": event_store.iso(d.resolved_at) if d.resolved_at else None,
+        "resolved_at": iso(d.resolved_at) if d.resolved_at else None,
     }  # fmt: skip
 
 
@@ -125,7 +126,7 @@ def game_event_rows(game_id: int) -> list[dict[str, Any]]:
     """Every stored event of the game, unredacted, with its hash (staff only)."""
     rows = GameEvent.objects.filter(game_id=game_id).order_by("seq")
     return [
-        {"seq": r.seq, "type": r.type, "at": event_store.iso(r.at), "data": r.data,
+        {"seq": r.seq, "type": r.type, "at": iso(r.at), "data": r.data,
          "hash": r.hash}
         for r in rows
     ]  # fmt: skip

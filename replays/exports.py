@@ -20,11 +20,12 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games.core import event_store
 from games.accounts.services import IMPORTER
+from games.core import event_store
+from games.core.codec import iso
+from games.core.models import Game, GameEvent
 from games.engine import GameState, fold
 from games.engine.events import GAME_ENDED
-from games.core.models import Game, GameEvent
 from games.table.projections import rebuild_game
 from replays.verification import Check, Report, verify_record
 
@@ -52,12 +53,12 @@ def export_lines(game_id: int) -> Iterator[str]:
         "format": FORMAT, "version": VERSION, "game": game_id, **describe(state),
         "seed": bytes(game.seed).hex() if ended else None, "events": len(rows),
         "head_hash": rows[-1].hash if rows else event_store.GENESIS,
-        "exported_at": event_store.iso(timezone.now()),
+        "exported_at": iso(timezone.now()),
     }  # fmt: skip
     yield json.dumps(header, ensure_ascii=False)
     for r in rows:
         yield json.dumps({"seq": r.seq, "type": r.type, "v": r.v, "data": r.data,
-                          "at": event_store.iso(r.at), "prev_hash": r.prev_hash,
+                          "at": iso(r.at), "prev_hash": r.prev_hash,
                           "hash": r.hash}, ensure_ascii=False)  # fmt: skip
 
 

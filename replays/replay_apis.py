@@ -10,13 +10,12 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games.core import event_store
-from games.table import selectors
-from games.table import spectating
 from games.api.base import Api, answers, choice_param, int_param
+from games.core import event_store
+from games.core.errors import ApiError
 from games.engine.errors import Code
 from games.engine.state import VARIANTS
-from games.core.errors import ApiError
+from games.table import lobby, selectors, spectating
 from games.table.serializers import AuditSerializer, ViewSerializer
 from replays import selectors as replay_selectors
 from replays.exports import export_lines
@@ -40,7 +39,7 @@ class FinishedGamesApi(Api):
     )  # fmt: skip
     def get(self, request: Request) -> Response:
         variant = choice_param(request, "variant", VARIANTS)
-        games = spectating.lobby("ended", request.user, variant=variant,
+        games = lobby.lobby("ended", request.user, variant=variant,
                                  player=request.query_params.get("player"))  # fmt: skip
         return Response(games)
 

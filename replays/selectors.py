@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engine.errors import Code
 from games.core.errors import ApiError
-from games.table.selectors import game_view, state_at
+from games.core.event_store import state_at
+from games.engine.errors import Code
+from games.table.selectors import game_view
 from games.table.spectating import last_seq_for
 
 __all__ = ["replay", "state_at"]

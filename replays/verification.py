@@ -21,13 +21,13 @@ from typing import Any
 
 from games.core import event_store
 from games.core.codec import state_to_json
+from games.core.errors import ApiError, not_found
+from games.core.models import Game, GameEvent, GameProjection
 from games.engine import events as ev
 from games.engine import fold
 from games.engine.audit import rederive, verify_events
 from games.engine.errors import Code
 from games.engine.setup import game_options
-from games.core.errors import ApiError, not_found
-from games.core.models import Game, GameEvent, GameProjection
 
 
 @dataclass(frozen=True)

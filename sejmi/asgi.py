@@ -15,10 +15,10 @@ from channels.security.websocket import OriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
-from games import tasks  # noqa: E402
-from games.routing import websocket_urlpatterns  # noqa: E402
+from games.clock import runner as clock_runner  # noqa: E402
 from games.live.auth import TokenAuthMiddlewareStack  # noqa: E402
 from games.live.guard import OverloadGuard  # noqa: E402
+from games.routing import websocket_urlpatterns  # noqa: E402
 
 
 class BrowserOriginValidator(OriginValidator):
@@ -44,7 +44,7 @@ async def lifespan(scope, receive, send) -> None:
         message = await receive()
         if message["type"] == "lifespan.startup":
             if settings.SEJMI_INPROCESS_RUNNER:
-                tasks.start_runner()
+                clock_runner.start()
             await send({"type": "lifespan.startup.complete"})
         elif message["type"] == "lifespan.shutdown":
             await send({"type": "lifespan.shutdown.complete"})  # the runner is a daemon thread

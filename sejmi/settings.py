@@ -241,9 +241,11 @@ else:  # `make run`: one process, no external service
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CELERY_BROKER_URL = "memory://"
 
-# Deadlines and bot moves: Celery tasks at commit (fast path) plus a beat sweeper (the
-# guarantee); `make run` has neither and sweeps in a thread of the web process.
-CELERY_DEADLINES = bool(REDIS_URL) and not SEJMI_INPROCESS_RUNNER
+# Whether the service sends Celery tasks at all (games.core.task_queue): deadlines and bot moves
+# at commit, notifications' derive, remind and mail (fast paths), with beat's sweeps as the
+# guarantee. `make run` has no Celery: the deadline runner's one loop does it all in a thread
+# of the web process (games.clock.runner).
+SEJMI_SEND_TASKS = bool(REDIS_URL) and not SEJMI_INPROCESS_RUNNER
 # SEJMI_DEADLINE_RUNNER=1: `manage.py run_deadlines` runs beside the workers (docker-compose, the
 # bench stack) and applies every clock's deadline from PostgreSQL within 0.2 s, so no Celery ETA
 # task is sent for those: one per move, held by the worker until due and then mostly finding the

@@ -8,9 +8,9 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from rest_framework.authtoken.models import Token
 
+from games.core.errors import ApiError
 from games.engine.errors import Code
 from games.engine.setup import BOT_NAME
-from games.core.errors import ApiError
 
 IMPORTER = "importer"  # owns imported games (replays.exports); their players are not rated here
 

@@ -9,9 +9,9 @@ from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
-from games.engine.errors import Code
+from games.api.serializers import ErrorSerializer
 from games.core.errors import ApiError
-from games.table.serializers import ErrorSerializer
+from games.engine.errors import Code
 
 
 class JsonParser(JSONParser):

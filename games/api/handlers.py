@@ -14,8 +14,8 @@ from rest_framework import exceptions as drf
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_handler
 
-from games.engine.errors import Code
 from games.core.errors import ApiError
+from games.engine.errors import Code
 
 MAX_BODY_BYTES = 64 * 1024
 

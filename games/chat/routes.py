@@ -8,11 +8,11 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from games.api.base import Api, answers, json_object
 from games.chat import rules as chat_rules
 from games.chat import services as chat_services
-from games.api.base import Api, answers, json_object
-from games.engine.errors import Code
 from games.core.errors import ApiError
+from games.engine.errors import Code
 
 MESSAGE = inline_serializer("ChatMessage", {
     "id": serializers.IntegerField(), "channel": serializers.ChoiceField(chat_rules.CHANNELS),

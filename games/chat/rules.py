@@ -16,9 +16,9 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
+from games.core.errors import ApiError
 from games.engine.errors import Code
 from games.engine.state import ENDED, PAIRS, PAIRS_EXTREME, GameState
-from games.core.errors import ApiError
 
 TABLE, PARTNERS, SPECTATORS = "table", "partners", "spectators"
 CHANNELS = (TABLE, PARTNERS, SPECTATORS)

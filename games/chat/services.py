@@ -13,13 +13,12 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from games.chat import rules as chat_rules
-from games.table import selectors
-from games.engine.errors import Code
-from games.core.errors import ApiError, not_found
-from games.core.event_store import iso
-from games.core.layer_send import group_send
 from games.chat.models import ChatHiding, ChatMessage
-from games.table.publish import group_name
+from games.core.codec import iso
+from games.core.errors import ApiError, not_found
+from games.core.pubsub import game_group, group_send
+from games.engine.errors import Code
+from games.table import selectors
 
 log = logging.getLogger(__name__)
 
@@ -106,7 +105,7 @@ def broadcast(game_id: int, message: dict[str, Any], audience: dict[str, list[st
     the message is committed, and a reload or a GET brings it."""
     event = {"type": "game.chat", "message": message, "audience": audience}
     try:
-        group_send(group_name(game_id), event)
+        group_send(game_group(game_id), event)
     except Exception:
         log.exception("chat broadcast of game %s message %s failed", game_id, message["id"])
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import fields
+from datetime import UTC, datetime
 from typing import Any
 
 from games.engine import Deck, GameState
@@ -130,3 +131,8 @@ def state_from_json(d: dict[str, Any]) -> GameState:
     deck = Deck.from_rows(d["deck"]["name"], d["deck"]["cards"])
     state: GameState = _record_from_json(GameState, d, deck, STATE_FROM_JSON)
     return state
+
+
+def iso(at: datetime) -> str:
+    """A time as every payload writes it: UTC, ISO 8601, microseconds."""
+    return at.astimezone(UTC).isoformat(timespec="microseconds")

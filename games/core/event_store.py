@@ -10,19 +10,15 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 
 from games.core import plain_sql
-from games.core.codec import canonical_json
-from games.engine import Event
+from games.core.codec import canonical_json, iso, state_from_json
+from games.core.models import GameEvent, GameSnapshot
+from games.engine import Event, GameState, fold
 from games.engine.events import GAME_ENDED
-from games.core.models import GameEvent
 
 GENESIS = "0" * 64
-
-
-def iso(at: datetime) -> str:
-    return at.astimezone(UTC).isoformat(timespec="microseconds")
 
 
 def event_hash(prev_hash: str, seq: int, type_: str, v: int, data: dict, at: datetime) -> str:
@@ -92,3 +88,15 @@ def verify_chain(rows: Iterable[GameEvent]) -> ChainReport:
             return ChainReport(False, prev, count, row.seq, "the sealed chain head does not match")
         prev, expected_seq, count = row.hash, expected_seq + 1, count + 1
     return ChainReport(True, prev, count)
+
+
+def state_at(game_id: int, seq: int) -> GameState | None:
+    """The public state right after event `seq` (None before the first): the nearest snapshot,
+    then the events after it. Both are read as plain values, not model instances (a third
+    faster; replays and delayed spectators fold up to SNAPSHOT_EVERY - 1 events per request)."""
+    snap = (GameSnapshot.objects.filter(game_id=game_id, seq__lte=seq).order_by("-seq")
+            .values_list("seq", "state").first())  # fmt: skip
+    start, base = (snap[0], state_from_json(snap[1])) if snap else (0, None)
+    rows = (GameEvent.objects.filter(game_id=game_id, seq__gt=start, seq__lte=seq)
+            .order_by("seq").values_list("type", "data", "v"))  # fmt: skip
+    return fold([Event(type_, data, v) for type_, data, v in rows], base)

@@ -3,8 +3,12 @@ and the secret seed, `IdempotentAnswer` the first answer to a retried command, `
 passes of an open block window not in the log yet (R19). `GameProjection` and `GameSnapshot`
 are projections every feature reads; `rebuild_projections` can drop and rebuild them."""
 
+from enum import StrEnum
+
 from django.conf import settings
 from django.db import models
+
+from games.engine.timeouts import BLOCK_DEADLINE, TURN_DEADLINE
 
 
 class Game(models.Model):
@@ -42,6 +46,21 @@ class GameEvent(models.Model):
         return f"{self.game_id}#{self.seq} {self.type}"
 
 
+class DeadlineKind(StrEnum):
+    """Which deadline is pending; stored in GameProjection.deadline_kind."""
+
+    BOT = "bot"  # an awaited seat is a bot: due at once
+    BLOCK = BLOCK_DEADLINE  # R19: the block window, timed by the option block_window_s
+    TURN = TURN_DEADLINE  # any other decision, timed by turn_deadline_s
+    VACATION = "vacation"  # the clocks stand still: due when the first vacation runs out
+    ABANDON = "abandon"  # no human acted for SEJMI_ABANDON_AFTER_DAYS: the game ends
+
+    @property
+    def times_a_decision(self) -> bool:
+        """A decision's deadline (R21): a late command applies it first (games.table.commands)."""
+        return self in (DeadlineKind.BOT, DeadlineKind.BLOCK, DeadlineKind.TURN)
+
+
 class GameProjection(models.Model):
     """The game's current state at `seq`, plus what lobby lists and the deadline sweeper ask."""
 
@@ -57,7 +76,7 @@ class GameProjection(models.Model):
     state = models.JSONField()  # games.core.codec.state_to_json
     decision_since = models.DateTimeField(null=True)  # when the pending decision was asked
     deadline_at = models.DateTimeField(null=True, db_index=True)
-    deadline_kind = models.CharField(max_length=10, null=True)  # deadlines.DeadlineKind
+    deadline_kind = models.CharField(max_length=10, null=True)  # DeadlineKind
     paused_at = models.DateTimeField(null=True)  # a seat's vacation stopped the clocks then
     human_acted_at = models.DateTimeField(null=True)  # the last act of a human (abandonment)
     updated_at = models.DateTimeField()

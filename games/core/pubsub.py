@@ -8,7 +8,7 @@ for the cost of a broadcast (bench-load, docs/PERFORMANCE.md).
   times (8.7 % of the web workers' CPU). The sockets of one process now share one decoded
   message; handlers therefore must not mutate the message they are given (none does:
   games.live.consumer, games.live.me_consumer).
-- A blocking `group_send` for synchronous code (games.core.layer_send). The layer's own is a
+- A blocking `group_send` for synchronous code (`group_send` below). The layer's own is a
   coroutine bound to an event loop: from a web request thread async_to_sync handed it to the
   worker's one loop (7 % of the web workers' CPU, all on the loop that serves every socket),
   and from the deadline runner or Celery it made a thread, a loop and a Redis connection per
@@ -25,6 +25,8 @@ from collections import OrderedDict
 from typing import Any
 
 import redis
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from channels_redis.pubsub import RedisPubSubChannelLayer, _consistent_hash
 from channels_redis.utils import decode_hosts
 
@@ -67,3 +69,28 @@ class PubSubLayer(RedisPubSubChannelLayer):
             if self._clients is None or self._clients[0] != os.getpid():  # new, or forked
                 self._clients = (os.getpid(), [redis.Redis.from_url(h) for h in self._hosts])
             return self._clients[1]
+
+
+# --- sending from synchronous code: the one way every broadcast goes -------------------------
+# (committed batches, sealed passes, chat, notification pushes). With Redis (every deployment)
+# the calling thread publishes itself (`PubSubLayer.publish`): no hop to an event loop, no loop
+# or connection made per call. `make run`'s in-memory layer has no Redis: async_to_sync does it.
+
+
+def game_group(game_id: int) -> str:
+    """The group of a game's sockets (games.live.consumer)."""
+    return f"game_{game_id}"
+
+
+def user_group(user_id: int) -> str:
+    """The group of a user's `/ws/me/` sockets (games.live.me_consumer)."""
+    return f"user_{user_id}"
+
+
+def group_send(group: str, message: dict[str, Any]) -> None:
+    """Send `message` to `group` and return once the layer has it (raises if it failed)."""
+    layer = get_channel_layer()
+    if isinstance(layer, PubSubLayer):
+        layer.publish(group, message)
+    else:
+        async_to_sync(layer.group_send)(group, message)

@@ -13,7 +13,7 @@ chain, exports, audits and replays need not know that sealing exists.
 
 What each viewer sees: the public state, plus only his own sealed pass (`seen_by`), so his
 answer shows `legal: []` while nobody else's view, events, frames, `seq` or `awaiting` depend
-on whether anyone passed. After COMMIT, `tell_the_passer` asks the game's sockets to send the
+on whether anyone passed. After COMMIT, games.table.publish.tell_the_passer asks the game's sockets to send the
 passer's own sockets (his other tabs) his new view; every other socket sends nothing.
 """
 
@@ -24,11 +24,9 @@ from datetime import datetime
 from itertools import groupby
 
 from games.core import plain_sql
+from games.core.models import SealedPass
 from games.engine import Event, GameState, fold, window_open
 from games.engine.events import BLOCK_PASSED
-from games.core.layer_send import group_send
-from games.core.models import SealedPass
-from games.table.publish import group_name
 
 log = logging.getLogger(__name__)
 
@@ -82,15 +80,6 @@ def sealed_seats(windows: dict[int, int]) -> dict[int, set[int]]:
             found.setdefault(game_id, set()).add(seat)
     return found
 
-
-def tell_the_passer(game_id: int, seq: int, names: list[str]) -> None:
-    """After COMMIT: the sockets of these players (and only theirs: games.live.consumer) send
-    their new view. A failure loses nothing: a resync or the next batch brings the view."""
-    message = {"type": "game.sealed", "game": game_id, "seq": seq, "names": names}
-    try:
-        group_send(group_name(game_id), message)
-    except Exception:
-        log.exception("telling the passers of game %s at seq %s failed", game_id, seq)
 
 
 def carry(game_id: int, rows: list[SealedPass], window_seq: int) -> None:

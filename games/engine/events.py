@@ -74,6 +74,68 @@ EVENT_TYPES = (
 AWAY_EVENTS = (SEAT_LEFT, SEAT_TAKEN_BY_BOT, SEAT_RETURNED, VACATION_STARTED, VACATION_ENDED)
 
 
+# --- what each kind of event means to the service, classified once --------------------------
+# Who is told of an event (games.notifications): nobody, the seat in its data, or every seat.
+NOBODY, THE_SEAT, EVERY_SEAT = "nobody", "the_seat", "every_seat"
+
+
+@dataclass(frozen=True, slots=True)
+class Kind:
+    """How the service treats one event type. Every reader that switched on types by hand
+    (projections, notifications, the commit's publish step, ratings, views) reads this."""
+
+    new_decision: bool = True  # it moves the game on: the pending decision's clock restarts
+    sealable: bool = False  # R19: held back (sealed, no seq) while its block window is open
+    secret: bool = False  # its data hides something from some viewers until the end (views)
+    notice: str | None = None  # the notification it makes (API.md), told to `audience`
+    audience: str = NOBODY
+    ends_game: bool = False
+    away: bool = False  # who sits where: the service's act, not the rules'
+    rated: bool = False  # the ratings read it (games.ratings)
+
+
+_AWAY = Kind(new_decision=False, away=True)
+KINDS: dict[str, Kind] = {
+    GAME_CREATED: Kind(secret=True, rated=True),  # a rig's hands and deck
+    SEAT_TAKEN: Kind(rated=True),
+    GAME_STARTED: Kind(secret=True),  # the hands and the draw pile
+    TURN_STARTED: Kind(rated=True),
+    TURN_SKIPPED: Kind(),
+    CARD_PLAYED: Kind(),
+    # A pass does not restart the window's clock (R19), and is hidden while it is open.
+    BLOCK_PASSED: Kind(new_decision=False, sealable=True, secret=True),
+    PLAY_BLOCKED: Kind(),
+    BLOCK_WINDOW_CLOSED: Kind(),
+    NEIGHBOR_REQUESTED: Kind(),
+    NEIGHBOR_CHOSEN: Kind(),
+    DUEL_STARTED: Kind(),
+    BET_PLACED: Kind(),
+    DIE_ROLLED: Kind(),
+    COIN_TOSSED: Kind(),
+    LIVES_CHANGED: Kind(),
+    PLAYER_ELIMINATED: Kind(notice="eliminated", audience=THE_SEAT, rated=True),
+    COUNTDOWN_STARTED: Kind(),
+    EFFECT_RESOLVED: Kind(),
+    CARD_HANDED_OFF: Kind(secret=True),  # R14's secret handoff
+    DECK_RESHUFFLED: Kind(secret=True),  # the new draw pile
+    CARD_DRAWN: Kind(secret=True),
+    TURN_ENDED: Kind(),
+    TIMED_OUT: Kind(),
+    GAME_ENDED: Kind(notice="game_over", audience=EVERY_SEAT, ends_game=True, rated=True),
+    # Nobody's coming or going restarts a decision's clock.
+    SEAT_LEFT: _AWAY,
+    SEAT_TAKEN_BY_BOT: _AWAY,
+    SEAT_RETURNED: _AWAY,
+    VACATION_STARTED: _AWAY,
+    VACATION_ENDED: _AWAY,
+}
+
+
+def kind_of(event_type: str) -> Kind:
+    """The classification of `event_type` (KeyError for a type this engine does not know)."""
+    return KINDS[event_type]
+
+
 # Not frozen: freezing guarded only the three attribute names (never the data dict, the content)
 # and made an event about three times dearer to build; a game makes hundreds (bench-engine).
 @dataclass(slots=True)

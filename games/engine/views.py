@@ -124,7 +124,7 @@ def _pending(s: GameState, viewer: Viewer) -> dict[str, Any] | None:
 def redact_event(e: ev.Event, s: GameState, viewer: Viewer) -> dict[str, Any]:
     """An event's data as `viewer` may see it, judged on the current state `s` of its game."""
     data, t = e.data, e.type
-    if s.status == ENDED or viewer == OMNISCIENT:
+    if s.status == ENDED or viewer == OMNISCIENT or not ev.KINDS[t].secret:
         return dict(data)
     if t == ev.GAME_CREATED and data.get("rig"):
         rig = dict(data["rig"])

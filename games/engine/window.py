@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from .bots import HeuristicBot
 from .decide import execute
-from .events import BLOCK_PASSED, Event
+from .events import KINDS, Event
 from .state import ACTIVE, BLOCK, GameState
 
 
@@ -30,7 +30,7 @@ def split_sealed(events: list[Event], after: GameState) -> tuple[list[Event], li
     told: list[Event] = []
     sealed: list[Event] = []
     for e in events:
-        in_window = e.type == BLOCK_PASSED and e.data["turn"] == after.turn
+        in_window = KINDS[e.type].sealable and e.data["turn"] == after.turn
         (sealed if in_window else told).append(e)
     return told, sealed
 

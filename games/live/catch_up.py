@@ -23,8 +23,8 @@ from typing import Protocol
 from channels.layers import get_channel_layer
 from django.utils import timezone
 
-from games.live.registry import EachLoop
 from games.core.models import GameProjection
+from games.live.registry import EachLoop
 from games.live.socket_db import socket_db
 
 log = logging.getLogger(__name__)

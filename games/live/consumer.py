@@ -14,22 +14,20 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import DatabaseError
 
-from games.live import catch_up
-from games.chat import rules as chat_rules
-from games.table import selectors
-from games.table import commands
-from games.table import spectating
 from games.api.handlers import pool_exhausted
+from games.chat import rules as chat_rules
 from games.core.codec import state_from_json
+from games.core.errors import ApiError
+from games.core.pubsub import game_group
 from games.engine import Event, GameState, fold, redact_event, view_for
 from games.engine.errors import Code
 from games.engine.events import BLOCK_PASSED
-from games.core.errors import ApiError
+from games.live import catch_up, delayed
 from games.live.frames import frame_text
-from games.notifications.presence import Tracker
-from games.table.publish import group_name
-from games.live.socket_db import socket_db
 from games.live.incoming import FrameError, SocketCommand, read_frame
+from games.live.presence import Tracker
+from games.live.socket_db import socket_db
+from games.table import commands, selectors, spectating
 
 NOT_FOUND = 4404  # the close code of an unknown game or path (README, Live stream)
 
@@ -118,7 +116,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.user = self.scope.get("user")
-        self.group = group_name(self.game_id)
+        self.group = game_group(self.game_id)
         # Join the group before reading the view: a batch committed in between then still
         # arrives (and one already in the view is skipped by seq), instead of being missed.
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -206,7 +204,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         state = _remember(message)
         if not spectating.sees_present(state, self.user):
-            await self._send_delayed(await spectating.delayed_batch(message, state))
+            await self._send_delayed(await delayed.delayed_batch(message, state))
             return
         first = message["events"][0]["seq"]
         if first > self.last_sent + 1:
@@ -217,7 +215,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=frame)
         self.last_sent = message["seq"]
 
-    async def _send_delayed(self, batch: spectating.DelayedBatch) -> None:
+    async def _send_delayed(self, batch: delayed.DelayedBatch) -> None:
         """A spectator of a delayed game: the batch's delayed frames, shared by every such
         socket, from `last_sent` on (the same promises as live: a gap is filled from the log,
         judged at the same moment, and nothing is sent twice)."""

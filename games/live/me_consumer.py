@@ -9,9 +9,10 @@ from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from games.core.pubsub import user_group
 from games.live.frames import frame_text
-from games.notifications.push import unread, user_group
 from games.live.socket_db import socket_db
+from games.notifications.push import unread
 
 NOT_AUTHENTICATED = 4401
 

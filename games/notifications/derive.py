@@ -25,28 +25,25 @@ from django.contrib.auth import get_user_model
 from django.db.models import F, OuterRef, Q, Subquery
 from django.utils import timezone
 
-from games.core import event_store
-from games.core import plain_sql
-from games.core import sealed_passes
+from games.core import event_store, plain_sql, sealed_passes
 from games.core.codec import state_from_json
+from games.core.models import DeadlineKind, Game, GameProjection
 from games.engine import Event, GameState, fold
 from games.engine import events as ev
 from games.engine.state import ACTIVE, BLOCK
-from games.core.models import Game, GameProjection, GameSnapshot
+from games.notifications import outbox
 from games.notifications.models import (
     DeadlineReminder,
     Notification,
     NotificationCursor,
     NotificationPrefs,
 )
-from games.notifications import outbox
-from games.table.projections import NOT_A_NEW_DECISION
 
 YOUR_TURN, BLOCK_WINDOW, DEADLINE_SOON = "your_turn", "block_window", "deadline_soon"
 ELIMINATED, GAME_OVER = "eliminated", "game_over"
 KINDS = (YOUR_TURN, BLOCK_WINDOW, DEADLINE_SOON, ELIMINATED, GAME_OVER)
 SOON = 0.8  # deadline_soon: 80 % of the decision's time has gone, 20 % is left
-TIMED = ("block", "turn")  # games.table.deadline.DeadlineKind values a human decides under
+TIMED = (DeadlineKind.BLOCK, DeadlineKind.TURN)  # the deadlines a human decides under
 
 
 @dataclass(frozen=True)
@@ -64,11 +61,12 @@ def told_in_batch(events: list[Event], first_seq: int, after: GameState,
     last = first_seq + len(events) - 1
     out: list[Told] = []
     for offset, e in enumerate(events):
-        if e.type == ev.PLAYER_ELIMINATED:
-            out.append(Told(e.data["seat"], ELIMINATED, first_seq + offset))
-        elif e.type == ev.GAME_ENDED:
-            out += [Told(s, GAME_OVER, first_seq + offset) for s in range(after.n)]
-    if after.status == ACTIVE and any(e.type not in NOT_A_NEW_DECISION for e in events):
+        kind = ev.kind_of(e.type)
+        if kind.audience == ev.THE_SEAT:
+            out.append(Told(e.data["seat"], kind.notice, first_seq + offset))
+        elif kind.audience == ev.EVERY_SEAT:
+            out += [Told(s, kind.notice, first_seq + offset) for s in range(after.n)]
+    if after.status == ACTIVE and any(ev.kind_of(e.type).new_decision for e in events):
         kind = BLOCK_WINDOW if after.phase == BLOCK else YOUR_TURN
         out += [Told(seat, kind, last) for seat in after.awaiting
                 if seat not in answered and not after.plays_bot(seat)]  # fmt: skip
@@ -162,15 +160,6 @@ def _reminder_at(proj: GameProjection | None, state: GameState) -> datetime | No
     return due if due is not None and not all(state.bots) else None
 
 
-def state_at(game_id: int, seq: int) -> GameState | None:
-    """The public state right after event `seq` (None before the first), from a snapshot."""
-    if seq == 0:
-        return None
-    snap = GameSnapshot.objects.filter(game_id=game_id, seq__lte=seq).order_by("-seq").first()
-    state, start = (state_from_json(snap.state), snap.seq) if snap else (None, 0)
-    rows = event_store.load(game_id, after=start, upto=seq)
-    return fold([event_store.to_event(r) for r in rows], state) if rows else state
-
 
 def derive_game(game_id: int) -> tuple[list[Notification], DeadlineReminder | None]:
     """Create the notifications of every event past the game's cursor; returns the new rows
@@ -184,7 +173,7 @@ def derive_game(game_id: int) -> tuple[list[Notification], DeadlineReminder | No
     rows = event_store.load(game_id, after=cursor.seq)
     if not rows:
         return [], None
-    state = state_at(game_id, cursor.seq)
+    state = event_store.state_at(game_id, cursor.seq)
     told: list[tuple[Told, datetime]] = []
     for at, batch in groupby(rows, key=lambda row: row.at):
         batch_rows = list(batch)

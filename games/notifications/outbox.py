@@ -20,8 +20,8 @@ from django.core.mail import EmailMessage, get_connection
 from django.db.models import F
 from django.utils import timezone
 
-from games.notifications.models import Notification, NotificationPrefs, OutboxMail
 from games.notifications import mails, presence
+from games.notifications.models import Notification, NotificationPrefs, OutboxMail
 
 log = logging.getLogger(__name__)
 

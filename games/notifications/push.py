@@ -6,15 +6,11 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from games.core.event_store import iso
-from games.core.layer_send import group_send
+from games.core.codec import iso
+from games.core.pubsub import group_send, user_group
 from games.notifications.models import Notification
 
 log = logging.getLogger(__name__)
-
-
-def user_group(user_id: int) -> str:
-    return f"user_{user_id}"
 
 
 def payload(row: Notification) -> dict[str, Any]:

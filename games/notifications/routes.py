@@ -9,9 +9,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games.api.base import Api, answers, json_object
-from games.notifications.models import NotificationPrefs
 from games.notifications import services
 from games.notifications.derive import KINDS
+from games.notifications.models import NotificationPrefs
 
 NOTIFICATION_FIELDS = {
     "id": serializers.IntegerField(),

@@ -6,26 +6,23 @@ game whose cursor was behind gets the `derive` task instead, which tells everyth
 cursor the same way. `sweep` (celery beat, every 5 s) is the guarantee behind each fast path:
 games not derived yet, reminders due, mails left pending, senders that died (their rows are
 marked lost), presence rows that stopped beating. Without Celery (`make run`, the browser
-tests) `start_runner` sweeps in a thread of the web process: the same code, a fraction of a
-second later."""
+tests) the deadline runner's one loop (games.clock.runner.start) calls `sweep` twice a second:
+the same code, a fraction of a second later."""
 
 from __future__ import annotations
 
 import logging
-import threading
-import time
 from datetime import date, timedelta
 
 from django.conf import settings
-from django.db import close_old_connections, transaction
+from django.db import transaction
 from django.utils import timezone
 
-from games.table import deadline
-from games.notifications.models import DeadlineReminder, Notification
+from games.core import task_queue
 from games.notifications import derive as deriving
 from games.notifications import outbox, presence
+from games.notifications.models import DeadlineReminder, Notification
 from games.notifications.push import push
-from sejmi.celery import app
 
 log = logging.getLogger(__name__)
 
@@ -37,22 +34,16 @@ DIGEST_TASK = "games.notifications.digest"
 SWEEP_MIN_AGE = timedelta(seconds=10)  # leave fresh events and mails to their own task first
 
 
-def _send(name: str, *args, eta=None) -> bool:
-    if not settings.CELERY_DEADLINES:  # no Celery: the runner thread sweeps
-        return False
-    try:
-        app.send_task(name, args, eta=eta, queue=settings.SEJMI_NOTIFY_QUEUE)
-    except Exception:
-        log.exception("sending %s%s failed; the sweeper will do it", name, args)
-        return False
-    return True
+
+def _send_task(name: str, *args, eta=None) -> bool:
+    return task_queue.send(name, *args, eta=eta, queue=settings.SEJMI_NOTIFY_QUEUE)
 
 
 def after_commit(game_id: int, derived: deriving.Derived | None) -> None:
     """After COMMIT of a game's events: push and mail what their transaction told, and set
     the reminder's task; None (the cursor was behind): the derive task tells it all."""
     if derived is None:
-        _send(DERIVE_TASK, game_id)
+        _send_task(DERIVE_TASK, game_id)
         return
     _after(derived.created, derived.mail_ids)
     if derived.reminder is not None:
@@ -87,8 +78,7 @@ def remind(game_id: int, seq: int) -> int:
 def _schedule_reminder(reminder: DeadlineReminder) -> None:
     if settings.SEJMI_DEADLINE_RUNNER:  # the runner reminds what is due (`remind_due`)
         return
-    if reminder.remind_at - timezone.now() <= deadline.horizon(app):  # beyond: the sweeper
-        _send(REMIND_TASK, reminder.game_id, reminder.seq, eta=reminder.remind_at)
+    _send_task(REMIND_TASK, reminder.game_id, reminder.seq, eta=reminder.remind_at)  # beyond the horizon: the sweeper
 
 
 def remind_due(limit: int = 100) -> int:
@@ -107,7 +97,7 @@ def remind_due(limit: int = 100) -> int:
 def _after(created: list[Notification], mail_ids: list[int]) -> None:
     push(created)
     for mail_id in mail_ids:
-        if not _send(MAIL_TASK, mail_id):
+        if not _send_task(MAIL_TASK, mail_id):
             outbox.send(mail_id)
 
 
@@ -135,20 +125,3 @@ def _guarded(step, *args) -> int:
     except Exception:
         log.exception("notification step %s%s failed", getattr(step, "__name__", step), args)
         return 0
-
-
-def start_runner(*, interval: float = 0.5) -> threading.Thread:
-    """`make run`'s notifications without Celery: sweeps in a daemon thread."""
-
-    def loop() -> None:
-        while True:
-            try:
-                close_old_connections()
-                sweep(min_age=timedelta(0))
-            except Exception:
-                log.exception("notification sweep failed")
-            time.sleep(interval)
-
-    thread = threading.Thread(target=loop, name="sejmi-notifications", daemon=True)
-    thread.start()
-    return thread

@@ -7,8 +7,8 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 
-from games.engine.errors import Code
 from games.core.errors import ApiError
+from games.engine.errors import Code
 from games.notifications.models import Notification, NotificationPrefs
 from games.notifications.push import payload, unread
 

@@ -8,9 +8,9 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games.ratings import selectors as rating_selectors
 from games.api.base import Api, answers, choice_param
 from games.engine.state import VARIANTS
+from games.ratings import selectors as rating_selectors
 
 
 def _rating(name: str) -> serializers.Serializer:

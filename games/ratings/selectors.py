@@ -6,9 +6,9 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
-from games.core import event_store
-from games.engine.state import VARIANTS
+from games.core.codec import iso
 from games.core.errors import not_found
+from games.engine.state import VARIANTS
 from games.ratings.models import PlayerRating, RatingChange
 from games.ratings.services import ALL, initial, ordinal
 
@@ -42,7 +42,7 @@ def player_profile(username: str) -> dict[str, Any]:
                .order_by("rated__ended_at", "rated__game_id"))  # fmt: skip
     history = [
         {"game": c.rated.game_id, "ordinal": ordinal(c.mu, c.sigma),
-         "at": event_store.iso(c.rated.ended_at)}
+         "at": iso(c.rated.ended_at)}
         for c in changes
     ]  # fmt: skip
     return {"username": user.username, **scope(ALL),

@@ -27,9 +27,9 @@ from openskill.models import PlackettLuce
 
 from games.accounts.services import IMPORTER
 from games.core.codec import state_from_json
+from games.core.models import Game, GameEvent, GameProjection
 from games.engine import events as ev
 from games.engine.state import ENDED, GameState
-from games.core.models import Game, GameEvent, GameProjection
 from games.ratings.models import PlayerRating, RatedGame, RatingChange
 
 MODEL = PlackettLuce()  # mu 25, sigma 25/3, ordinal = mu - 3 sigma: a newcomer's ordinal is 0
@@ -116,7 +116,7 @@ def outcome(game_id: int) -> Outcome | None:
     return _order_of_finish(game_id, state, out_turn, ended_at, [users[n] for n in names])
 
 
-RELEVANT = (ev.GAME_CREATED, ev.SEAT_TAKEN, ev.TURN_STARTED, ev.PLAYER_ELIMINATED, ev.GAME_ENDED)
+RELEVANT = tuple(t for t, kind in ev.KINDS.items() if kind.rated)  # the events read below
 
 
 def _facts(rows: list[tuple[str, dict, datetime]]) -> tuple[dict[int, int], datetime] | None:

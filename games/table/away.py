@@ -1,16 +1,16 @@
 """Writes about who sits at a seat (the engine's away.py): a player leaves a running game, takes
 his seat back from the bot, and a game no human touches any more ends as abandoned. Each is an
-event in the game, committed like a command (games.table.commands.game_away_act); vacations, which
+event in the game, committed like a command (games.table.commit.game_away_act); vacations, which
 span a player's games, are games.table.vacations."""
 
 from __future__ import annotations
 
+from games.core.errors import ApiError
 from games.engine import GameState
 from games.engine.away import Abandon, AwayCommand, Leave, Return
 from games.engine.errors import Code
-from games.core.errors import ApiError
+from games.table.commit import Committed, game_away_act
 from games.table.selectors import seat_of
-from games.table.commands import Committed, game_away_act
 
 
 def _own_seat(state: GameState, user) -> int:

@@ -9,9 +9,9 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games.table import standing_orders
 from games.api.base import Api, answers
 from games.engine import ORDERS
+from games.table import standing_orders
 
 
 class StandingOrderBodySerializer(serializers.Serializer):

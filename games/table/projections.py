@@ -16,19 +16,16 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import F
 
-from games.table import deadline
-from games.core import event_store
-from games.ratings import services as ratings
-from games.core import sealed_passes
+from games.core import event_store, sealed_passes
 from games.core.codec import state_to_json
+from games.core.models import Game, GameProjection, GameSnapshot
 from games.engine import Event, GameState, fold
 from games.engine import events as ev
-from games.core.models import Game, GameProjection, GameSnapshot
+from games.ratings import services as ratings
+from games.table import deadline
 from games.table.models import PlayerSeat, PlayerStats
 
 SNAPSHOT_EVERY = 100
-# Passes do not restart the block window's clock; nor does anyone's coming or going.
-NOT_A_NEW_DECISION = {ev.BLOCK_PASSED, *ev.AWAY_EVENTS}
 
 
 def project_batch(*, game_id: int, proj: GameProjection | None, before: GameState | None,
@@ -43,7 +40,7 @@ def project_batch(*, game_id: int, proj: GameProjection | None, before: GameStat
     `rate`: rate a game that ends here (rebuild_all rates all afterwards, in end order)."""
     since, human_at, paused_at = (proj.decision_since, proj.human_acted_at, proj.paused_at) \
         if proj is not None else (None, None, None)  # fmt: skip
-    if any(e.type not in NOT_A_NEW_DECISION for e in events):
+    if any(ev.kind_of(e.type).new_decision for e in events):  # R19: passes do not
         since = at
     if before is None or after.human_acts > before.human_acts:
         human_at = acted_at or at
@@ -65,7 +62,7 @@ def project_batch(*, game_id: int, proj: GameProjection | None, before: GameStat
         _update(game_id, fields)
     _seats_and_stats(game_id, events, after)
     _snapshots(game_id, before, events, head_seq)
-    if rate and any(e.type == ev.GAME_ENDED for e in events):
+    if rate and any(ev.kind_of(e.type).ends_game for e in events):
         ratings.game_ended(game_id)
     return proj
 

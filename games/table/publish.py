@@ -6,15 +6,11 @@ from __future__ import annotations
 
 import logging
 
-from games.core.event_store import iso
-from games.core.layer_send import group_send
+from games.core.codec import iso
 from games.core.models import GameEvent, GameProjection
+from games.core.pubsub import game_group, group_send
 
 log = logging.getLogger(__name__)
-
-
-def group_name(game_id: int) -> str:
-    return f"game_{game_id}"
 
 
 def broadcast(game_id: int, rows: list[GameEvent], proj: GameProjection,
@@ -35,6 +31,17 @@ def broadcast(game_id: int, rows: list[GameEvent], proj: GameProjection,
     if sealed:
         message["sealed"] = list(sealed)
     try:
-        group_send(group_name(game_id), message)
+        group_send(game_group(game_id), message)
     except Exception:  # the log is committed; sockets resync from it
         log.exception("broadcast of game %s seq %s failed", game_id, rows[-1].seq)
+
+
+def tell_the_passer(game_id: int, seq: int, names: list[str]) -> None:
+    """After COMMIT: the sockets of these players (and only theirs: games.live.consumer) send
+    their new view. A failure loses nothing: a resync or the next batch brings the view."""
+    message = {"type": "game.sealed", "game": game_id, "seq": seq, "names": names}
+    try:
+        group_send(game_group(game_id), message)
+    except Exception:
+        log.exception("telling the passers of game %s at seq %s failed", game_id, seq)
+

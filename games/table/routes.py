@@ -9,73 +9,23 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games.accounts import services
-from games.table import away
-from games.table import selectors
-from games.table import commands
-from games.table import spectating
-from games.live import tickets
-from games.table import vacations
 from games.api.base import Api, answers, choice_param, int_param, json_object
 from games.engine.state import VARIANTS
+from games.table import away, commands, lobby, selectors, spectating, vacations
 from games.table.serializers import (
     CommandAnswerSerializer,
     CommandSerializer,
     CreateGameSerializer,
-    CredentialsSerializer,
     EventsSerializer,
     GameSummarySerializer,
     JoinSerializer,
-    RegisteredSerializer,
-    TokenSerializer,
     ViewSerializer,
 )  # fmt: skip
 
 STATUSES = ("lobby", "active", "ended")
 
 
-class RegisterApi(Api):
-    permission_classes = [AllowAny]
-    throttle_scope = "register"
 
-    @extend_schema(
-        request=CredentialsSerializer, responses=answers(201, RegisteredSerializer, 400, 409, 429)
-    )
-    def post(self, request: Request) -> Response:
-        data = CredentialsSerializer(data=json_object(request, {"username", "password"}))
-        data.is_valid(raise_exception=True)
-        token, username = commands.user_register(**data.validated_data)
-        return Response({"token": token, "username": username}, status=status.HTTP_201_CREATED)
-
-
-class TokenApi(Api):
-    permission_classes = [AllowAny]
-    throttle_scope = "register"
-
-    @extend_schema(
-        request=CredentialsSerializer, responses=answers(200, TokenSerializer, 400, 401, 429)
-    )
-    def post(self, request: Request) -> Response:
-        data = CredentialsSerializer(data=json_object(request, {"username", "password"}))
-        data.is_valid(raise_exception=True)
-        return Response({"token": commands.token_for(**data.validated_data)})
-
-
-class WsTicketApi(Api):
-    """A single-use ticket that opens one websocket as the caller (`?ticket=`): unlike the
-    token it is worthless once used or expired, so an access log that keeps it leaks nothing."""
-
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(
-        request=None,
-        responses=answers(200, inline_serializer("WsTicket", {
-            "ticket": serializers.CharField(), "expires_in": serializers.IntegerField(),
-        }), 400, 401, 429),
-    )  # fmt: skip
-    def post(self, request: Request) -> Response:
-        json_object(request, set())
-        return Response(tickets.ticket_issue(user=request.user))
 
 
 class GamesApi(Api):
@@ -92,7 +42,7 @@ class GamesApi(Api):
         responses=answers(200, GameSummarySerializer(many=True), 400),
     )
     def get(self, request: Request) -> Response:
-        return Response(spectating.lobby(choice_param(request, "status", STATUSES), request.user,
+        return Response(lobby.lobby(choice_param(request, "status", STATUSES), request.user,
                                          variant=choice_param(request, "variant", VARIANTS),
                                          player=request.query_params.get("player")))  # fmt: skip
 

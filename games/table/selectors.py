@@ -11,12 +11,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from games.core import event_store
-from games.core import sealed_passes
-from games.core.codec import state_from_json
-from games.engine import Event, GameState, fold, redact_event, view_for
+from games.core import event_store, sealed_passes
+from games.core.codec import iso, state_from_json
 from games.core.errors import not_found
-from games.core.models import GameEvent, GameProjection, GameSnapshot
+from games.core.models import GameEvent, GameProjection
+from games.engine import GameState, redact_event, view_for
 
 
 def seat_of(state: GameState, user) -> int | None:
@@ -46,7 +45,7 @@ def game_view(game_id: int, state: GameState, user, *, seq: int,
     if replay:  # a replay is read-only: nothing can be sent to the past
         view["legal"] = []
     return {"id": game_id, "seq": seq, **view,
-            "deadline": event_store.iso(deadline) if deadline else None,
+            "deadline": iso(deadline) if deadline else None,
             "delayed": delayed}  # fmt: skip
 
 
@@ -57,21 +56,10 @@ def current(game_id: int) -> tuple[GameProjection, GameState]:
     return proj, state_from_json(proj.state)
 
 
-def state_at(game_id: int, seq: int) -> GameState:
-    """The public state right after event `seq`: the nearest snapshot, then the events after
-    it. Both are read as plain values, not model instances (a third faster; replays and
-    delayed spectators fold up to SNAPSHOT_EVERY - 1 events per request)."""
-    snap = (GameSnapshot.objects.filter(game_id=game_id, seq__lte=seq).order_by("-seq")
-            .values_list("seq", "state").first())  # fmt: skip
-    start, base = (snap[0], state_from_json(snap[1])) if snap else (0, None)
-    rows = (GameEvent.objects.filter(game_id=game_id, seq__gt=start, seq__lte=seq)
-            .order_by("seq").values_list("type", "data", "v"))  # fmt: skip
-    return fold([Event(type_, data, v) for type_, data, v in rows], base)
-
 
 def event_payload(row: GameEvent, state_now: GameState, viewer: Any) -> dict[str, Any]:
     data = redact_event(event_store.to_event(row), state_now, viewer)
-    return {"seq": row.seq, "type": row.type, "at": event_store.iso(row.at), "data": data}
+    return {"seq": row.seq, "type": row.type, "at": iso(row.at), "data": data}
 
 
 def events_between(game_id: int, after: int, upto: int, state: GameState,
@@ -100,4 +88,4 @@ def summary(p: GameProjection, *, seq: int | None = None,
     """A game in a list: at its present, or at `seq` (of `updated_at`) for a delayed caller."""
     return {"id": p.game_id, "variant": p.variant, "seats": p.seats, "players": p.players,
             "status": p.status, "seq": p.seq if seq is None else seq, "winners": p.winners,
-            "updated_at": event_store.iso(updated_at or p.updated_at)}  # fmt: skip
+            "updated_at": iso(updated_at or p.updated_at)}  # fmt: skip

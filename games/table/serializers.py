@@ -1,33 +1,10 @@
-"""Request and answer shapes for the OpenAPI schema (API.md). Only the credentials are
-validated here; commands, games and joins are checked by the services and the engine (one
+"""Request and answer shapes for the OpenAPI schema (API.md). Commands, games and joins are checked by the services and the engine (one
 place), so these shapes document them without a second, drifting copy of the rules."""
 
 from rest_framework import serializers
 
 from games.engine.setup import MAX_DEADLINE_S, MAX_SPECTATOR_DELAY, MAX_TIMEOUTS_TO_BOT
 from games.engine.state import VARIANTS
-
-
-class TextOnly:
-    """A text field that refuses numbers and booleans instead of turning them into text."""
-
-    def to_internal_value(self, data):
-        if not isinstance(data, str):
-            self.fail("invalid")
-        return super().to_internal_value(data)
-
-
-class TextField(TextOnly, serializers.CharField):
-    pass
-
-
-class TextRegexField(TextOnly, serializers.RegexField):
-    pass
-
-
-class CredentialsSerializer(serializers.Serializer):
-    username = TextRegexField(r"^[\w.@+-]{1,40}$", max_length=40)
-    password = TextField(max_length=128, trim_whitespace=False)
 
 
 class OptionsSerializer(serializers.Serializer):
@@ -77,24 +54,6 @@ class CommandSerializer(serializers.Serializer):
 
 
 # Answers (API.md). `pending` and `legal` items are free-form objects, as documented there.
-
-
-class ErrorDetailSerializer(serializers.Serializer):
-    code = serializers.CharField(help_text="not_your_turn, illegal_move, stale_seq, ...")
-    message = serializers.CharField()
-
-
-class ErrorSerializer(serializers.Serializer):
-    error = ErrorDetailSerializer()
-
-
-class RegisteredSerializer(serializers.Serializer):
-    token = serializers.CharField()
-    username = serializers.CharField()
-
-
-class TokenSerializer(serializers.Serializer):
-    token = serializers.CharField()
 
 
 class PlayerSerializer(serializers.Serializer):

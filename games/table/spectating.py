@@ -17,25 +17,21 @@ spectator saw it then: the public state folded up to it, events up to it redacte
 `"delayed": true`. The view, events, replays, markers, transcript, lobby list and websocket
 all read it from here.
 
-The websocket computes each committed batch's delayed frames once per process (`delayed_batch`)
-and every spectator socket of that process sends the same text.
+The lobby list reads it in games.table.lobby; the websocket computes each committed batch's
+delayed frames once per process (games.live.delayed).
 """
 
 from __future__ import annotations
 
-import asyncio
-from collections import OrderedDict
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
-from games.table import selectors
+from games.core import event_store
+from games.core.models import GameEvent, GameProjection
 from games.engine import GameState
 from games.engine.events import GAME_STARTED
 from games.engine.state import ACTIVE
-from games.live.frames import frame_text
-from games.core.models import GameEvent, GameProjection
-from games.live.socket_db import socket_db
+from games.table import selectors
 
 
 @dataclass(frozen=True)
@@ -59,13 +55,13 @@ def sees_present(state: GameState, user) -> bool:
     return selectors.seat_of(state, user) is not None
 
 
-def _starts(game_ids: list[int]) -> dict[int, int]:
+def game_starts(game_ids: list[int]) -> dict[int, int]:
     """The seq of each started game's game_started event."""
     rows = GameEvent.objects.filter(game_id__in=game_ids, type=GAME_STARTED)
     return dict(rows.values_list("game_id", "seq"))
 
 
-def _behind(seq: int, delay: int, start: int | None) -> int:
+def shown_behind(seq: int, delay: int, start: int | None) -> int:
     if start is None or seq <= start:  # the lobby and the deal: public, live
         return seq
     return max(seq - delay, start)
@@ -73,7 +69,7 @@ def _behind(seq: int, delay: int, start: int | None) -> int:
 
 def shown_seq(game_id: int, seq: int, state: GameState) -> int:
     """The seq a spectator of this active game is shown when the game stands at `seq`."""
-    return _behind(seq, delay_of(state), _starts([game_id]).get(game_id))
+    return shown_behind(seq, delay_of(state), game_starts([game_id]).get(game_id))
 
 
 def shown_for(game_id: int, user, seq: int, state: GameState) -> Shown | None:
@@ -81,7 +77,7 @@ def shown_for(game_id: int, user, seq: int, state: GameState) -> Shown | None:
     if sees_present(state, user):
         return None
     at = shown_seq(game_id, seq, state)
-    return Shown(at, selectors.state_at(game_id, at))
+    return Shown(at, event_store.state_at(game_id, at))
 
 
 def last_seq_for(game_id: int, user) -> tuple[int, GameProjection, GameState]:
@@ -129,88 +125,3 @@ def game_events(game_id: int, user, *, after: int = 0) -> list[dict[str, Any]]:
                                         selectors.seat_of(state, user))  # fmt: skip
     return shown_events(game_id, shown, after)
 
-
-def lobby(status: str | None, user, *, variant: str | None = None,
-          player: str | None = None) -> list[dict[str, Any]]:  # fmt: skip
-    """GET /api/games/: a delayed game a caller only watches is listed at its shown seq (and
-    that event's time), so the list does not tell more than the game's own view."""
-    rows = selectors.lobby_rows(status, variant=variant, player=player)
-    delayed = {p.game_id: p for p in rows if _delayed_row(p, user)}
-    if not delayed:
-        return [selectors.summary(p) for p in rows]
-    ends = _starts(list(delayed))
-    seqs = {g: _behind(p.seq, _row_delay(p), ends.get(g)) for g, p in delayed.items()}
-    ats = _event_times(seqs)
-    return [selectors.summary(p, seq=seqs.get(p.game_id), updated_at=ats.get(p.game_id))
-            for p in rows]  # fmt: skip
-
-
-def _row_delay(p: GameProjection) -> int:
-    options = p.state.get("options") or {}
-    return options.get("spectator_delay", 0)  # a state stored before the option: 0 (live)
-
-
-def _delayed_row(p: GameProjection, user) -> bool:
-    if p.status != ACTIVE or _row_delay(p) == 0:
-        return False
-    if user is not None and user.is_authenticated:
-        return not user.is_staff and user.username not in p.players  # "bot" is reserved
-    return True
-
-
-def _event_times(seqs: dict[int, int]) -> dict[int, datetime]:
-    if not seqs:
-        return {}
-    rows = GameEvent.objects.filter(game_id__in=list(seqs), seq__in=set(seqs.values()))
-    return {g: at for g, seq, at in rows.values_list("game_id", "seq", "at") if seqs[g] == seq}
-
-
-# --- the websocket ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class DelayedBatch:
-    """What one committed batch brings a spectator socket of a delayed game: the events
-    (first - 1, seq] as text frames (seq, text), then the view at `seq`; `state` judges any
-    older event a socket still lacks (a batch the channel layer dropped)."""
-
-    first: int
-    seq: int
-    state: GameState
-    events: tuple[tuple[int, str], ...]
-    view: str
-
-
-_BATCHES: OrderedDict[tuple[int, int], asyncio.Future] = OrderedDict()
-
-
-async def delayed_batch(message: dict[str, Any], present: GameState) -> DelayedBatch:
-    """The delayed frames of a committed batch (games.table.publish; `present` is its state),
-    computed once per process: every spectator socket awaits the same computation."""
-    key = (message["game"], message["seq"])
-    task = _BATCHES.get(key)
-    if task is None:
-        task = asyncio.ensure_future(socket_db(_compute)(message, present))
-        _BATCHES[key] = task
-        while len(_BATCHES) > 64:
-            _BATCHES.popitem(last=False)
-    try:
-        return await asyncio.shield(task)  # a socket that goes away cancels only its wait
-    except Exception:
-        _BATCHES.pop(key, None)  # the next socket tries again; this one resyncs
-        raise
-
-
-def _compute(message: dict[str, Any], present: GameState) -> DelayedBatch:
-    game_id, delay = message["game"], delay_of(present)
-    start = _starts([game_id]).get(game_id)
-    before = message["events"][0]["seq"] - 1  # where the game stood before this batch
-    first = _behind(before, delay, start) + 1
-    seq = _behind(message["seq"], delay, start)
-    shown = Shown(seq, selectors.state_at(game_id, seq))
-    events = tuple(
-        (e["seq"], frame_text({"type": "event", "event": e}))
-        for e in shown_events(game_id, shown, first - 1)
-    )
-    view = frame_text({"type": "view", "view": shown_view(game_id, shown)})
-    return DelayedBatch(first, shown.seq, shown.state, events, view)

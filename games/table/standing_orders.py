@@ -16,9 +16,9 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games.core import plain_sql
+from games.core.errors import ApiError
 from games.engine import ORDERS, GameState
 from games.engine.errors import Code
-from games.core.errors import ApiError
 from games.table.models import StandingOrder
 from games.table.selectors import current, seat_of
 
@@ -85,8 +85,14 @@ def _this_game_or_default(game_id: int | None) -> Q:
 
 
 def _by_key(rows, user_key) -> dict:
-    """(user, game) → its latest row (append-only: the highest id wins)."""
-    return {(user_key(row), row.game_id): row for row in rows.order_by("id")}
+    """(user, game) → its latest row."""
+    return _latest_wins(((user_key(row), row.game_id), row) for row in rows.order_by("id"))
+
+
+def _latest_wins(keyed_in_id_order) -> dict:
+    """Key → its latest value, from (key, value) pairs in the rows' id order: the orders are
+    append-only, so the highest id wins (a removal is a row whose block is null)."""
+    return dict(keyed_in_id_order)
 
 
 @dataclass(frozen=True)
@@ -112,7 +118,6 @@ def orders_by_seat(game_id: int, state: GameState) -> dict[int, str]:
         f" WHERE u.username IN ({plain_sql.marks(seats)})"
         " AND (o.game_id = %s OR o.game_id IS NULL) ORDER BY o.id",
         (*seats, game_id))  # fmt: skip
-    # (name, game) → its latest row (append-only: the highest id wins), as _by_key does
-    latest = {(name, game): _Order(block) for name, game, block in rows}
+    latest = _latest_wins(((name, game), _Order(block)) for name, game, block in rows)
     applying = {seat: _applies(latest, name, game_id) for name, seat in seats.items()}
     return {seat: block for seat, block in applying.items() if block is not None}

@@ -20,16 +20,16 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games.core import event_store
+from games.core.codec import iso
+from games.core.errors import ApiError
+from games.core.models import GameProjection
 from games.engine import GameState
 from games.engine.away import AwayCommand, VacationEnd, VacationStart
 from games.engine.errors import Code
 from games.engine.state import VACATION
-from games.core.errors import ApiError
-from games.core.models import GameProjection
+from games.table.commit import Committed, game_away_act
 from games.table.models import PlayerSeat, VacationDeclaration
 from games.table.models import VacationEnd as EndRow
-from games.table.commands import Committed, game_away_act
 
 DAY = timedelta(days=1)
 ENDED, ACTED, EXPIRED = "ended", "acted", "expired"  # VacationEnd.reason
@@ -64,7 +64,7 @@ def vacation_status(user) -> dict[str, Any]:
     """API.md's answer: {"until": ISO time | null, "days_left"}, and the yearly allowance."""
     now = timezone.now()
     running = current(user, now)
-    return {"until": event_store.iso(running.until) if running else None,
+    return {"until": iso(running.until) if running else None,
             "days_left": days_left(user, now), "days_per_year": days_per_year()}  # fmt: skip
 
 
@@ -83,7 +83,7 @@ def vacation_start(*, user, days: Any) -> dict[str, Any]:
             raise ApiError(Code.INVALID, f"only {left} vacation days are left this year")
         row = VacationDeclaration.objects.create(user=user, declared_at=now,
                                                  until=now + days * DAY, days=days)  # fmt: skip
-    until = event_store.iso(row.until)
+    until = iso(row.until)
     for game_id, seat in _running_seats(user):
         _in_game(game_id, lambda s, seat=seat: _start(s, seat, until))
     return vacation_status(user)

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from games.engine import Code, GameState, IllegalCommand, Join, Play, execute, fold, new_game
 from games.core.errors import ApiError, not_found, stale_seq
+from games.engine import Code, GameState, IllegalCommand, Join, Play, execute, fold, new_game
 
 # API.md, Conventions: "Codes include ..." (checked against the file itself when it is there).
 API_MD_CODES = [

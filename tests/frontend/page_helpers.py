@@ -9,7 +9,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games import tasks
+from games.clock import tasks
 
 PASSWORD = "s3cret-pass-1"
 

@@ -282,7 +282,7 @@ def test_my_games_lists_the_games_waiting_for_me_first(settings):
 def test_my_games_title_counts_waiting_games():
     eva = logged_in("eva")
     gid = bot_game(eva)  # the bot never keeps eva waiting: she acts or it acts at once
-    from games import tasks
+    from games.clock import tasks
 
     while tasks.sweep():
         pass

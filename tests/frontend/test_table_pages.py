@@ -13,9 +13,9 @@ from django.test import Client
 
 from frontend.models import GameVisit
 from frontend.visits import record_visit
-from games.table import commands
-from games.engine import load_deck
 from games.core.models import GameProjection
+from games.engine import load_deck
+from games.table import commands
 
 ROOT = re.compile(r'<section id="(table|replay)"[^>]*>')
 CATALOG = re.compile(r'<script id="catalog" type="application/json">(.*?)</script>', re.S)

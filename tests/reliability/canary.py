@@ -16,7 +16,7 @@ from leaks import EVENTS, HISTORY, REPLAY, TEXT, VIEW, Capture, Truth
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games import tasks
+from games.clock import tasks
 from games.core.models import GameEvent, GameProjection
 
 SLOW = {"block_window_s": 3600, "turn_deadline_s": 86_400}  # no deadline fires mid-game

@@ -67,7 +67,7 @@ def no_throttles(monkeypatch):
 @pytest.fixture
 def no_celery(settings):
     """Nothing sent to Celery at commit: the test moves bots itself (games.tasks.sweep)."""
-    settings.CELERY_DEADLINES = False
+    settings.SEJMI_SEND_TASKS = False
 
 
 @pytest_asyncio.fixture

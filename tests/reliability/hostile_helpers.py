@@ -71,8 +71,8 @@ def bot_game(seats: int = 4) -> int:
 @contextmanager
 def bots_playing(pause: float = 0.002) -> Iterator[threading.Event]:
     """Sweep due bot moves in a thread until the block ends (each sweep commits, then
-    broadcasts after commit, as in production). Use with settings.CELERY_DEADLINES = False."""
-    from games import deadlines, tasks
+    broadcasts after commit, as in production). Use with settings.SEJMI_SEND_TASKS = False."""
+    from games.clock import runner
 
     stop = threading.Event()
     failures: list[BaseException] = []
@@ -80,7 +80,7 @@ def bots_playing(pause: float = 0.002) -> Iterator[threading.Event]:
     def loop() -> None:
         try:
             while not stop.is_set():
-                deadlines.sweep(actions=tasks.ACTIONS)
+                runner.sweep()
                 time.sleep(pause)
         except BaseException as err:  # reported by the test, not lost in a thread
             failures.append(err)

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from games.engine.errors import Code
 from games.core.models import GameEvent
+from games.engine.errors import Code
 
 ROLES = ("anonymous", "bad_token", "stranger", "seat0", "seat1", "staff")
 STATES = ("lobby", "active", "ended", "missing")  # "missing": a game id that does not exist

@@ -16,8 +16,8 @@ from rest_framework.test import APIClient
 
 from games.core import event_store
 from games.core.codec import canonical_json
-from games.engine import events as ev
 from games.core.models import GameEvent
+from games.engine import events as ev
 from replays.verification import verify_game
 from tests.reliability.test_append_only import ended_game, player
 

@@ -23,9 +23,9 @@ from django.core.cache import cache
 from django.db import connections
 from hostile_helpers import live_server, register, started_game, token_of
 
+from games.core.errors import ApiError
 from games.engine.errors import Code, IllegalCommand
 from games.engine.setup import creation_events
-from games.core.errors import ApiError
 from replays.disputes import dispute_open
 from replays.models import Dispute
 from sejmi.asgi import application

@@ -2,7 +2,7 @@
 decision's deadline first applies the timeout, in the same transaction, and is then judged
 against the new state — refused with stale_seq, since the timeout's events landed first, and
 those stay committed. A read applies nothing: its `deadline` is simply in the past. No Celery
-worker and no sweeper run in these tests (CELERY_DEADLINES off): only the commands act."""
+worker and no sweeper run in these tests (SEJMI_SEND_TASKS off): only the commands act."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def _fresh_throttles():
 @pytest.fixture
 def no_worker(settings):
     settings.SEJMI_ALLOW_RIGGED = True
-    settings.CELERY_DEADLINES = False  # nothing is scheduled: no task, no sweep
+    settings.SEJMI_SEND_TASKS = False  # nothing is scheduled: no task, no sweep
 
 
 def wait_past(deadline: str) -> None:

@@ -12,11 +12,9 @@ from django.core.cache import cache
 from django.utils import timezone
 from r19_window_table import HANDS, PASS, PLAY, open_window_game
 
-from games import tasks
-from games.table import deadline
-from games.table import publish
-from games.table import projections
+from games.clock import runner
 from games.core.models import GameProjection, SealedPass
+from games.table import deadline, projections, publish
 from replays.verification import verify_game
 
 NO_GREEN = [["C33", "C34", "C35"], ["C36", "C37", "C38"]]  # cannot block a green play
@@ -89,9 +87,9 @@ def test_r21_the_deadline_appends_the_sealed_passes_then_the_timeout(rigged, bro
     GameProjection.objects.filter(game_id=window.gid).update(
         deadline_at=timezone.now() - timedelta(seconds=1))  # fmt: skip
 
-    acted = committing(lambda: deadline.advance(window.gid, opened, actions=tasks.ACTIONS))
+    acted = committing(lambda: runner.advance(window.gid, opened))
 
-    assert acted == deadline.ACTED
+    assert acted == runner.ACTED
     told = window.events(None, opened)
     assert tail(window, opened)[:5] == [
         ("block_passed", 1), ("timed_out", None), ("block_passed", 2), ("block_passed", 3),

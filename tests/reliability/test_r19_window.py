@@ -15,9 +15,8 @@ from django.db import connections
 from r19_window_table import BLOCK, PASS, PLAY, open_window_game
 from rest_framework.authtoken.models import Token
 
-from games.table import selectors
-from games.table import commands
 from games.core.models import GameProjection
+from games.table import commands, selectors
 from sejmi.asgi import application
 
 

@@ -16,7 +16,7 @@ import pytest
 from canary import token_of
 from django.db import connections
 
-from games import tasks
+from games.clock import tasks
 from games.core import event_store
 from games.core.models import GameEvent, IdempotentAnswer, SealedPass
 

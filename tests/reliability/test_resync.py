@@ -26,10 +26,8 @@ from django.core.cache import cache
 from django.db import connections
 from hostile_helpers import bot_game, bots_playing
 
-from games.table import publish
-from games.table import selectors
-from games.table import commands
 from games.core.models import GameEvent
+from games.table import commands, publish, selectors
 from sejmi.asgi import application
 
 TIMEOUT = 5
@@ -38,7 +36,7 @@ QUIET = 0.5
 
 @pytest.fixture(autouse=True)
 def _no_celery(settings):
-    settings.CELERY_DEADLINES = False  # bots move only when a test or its sweeper says so
+    settings.SEJMI_SEND_TASKS = False  # bots move only when a test or its sweeper says so
     cache.clear()
 
 

@@ -10,9 +10,9 @@ from typing import Any
 
 from rest_framework.test import APIClient
 
+from games.core.models import GameEvent
 from games.engine import Join, execute, fold, new_game, parse_command
 from games.engine import events as ev
-from games.core.models import GameEvent
 
 CARD_ID = re.compile(r"^C\d\d$")
 

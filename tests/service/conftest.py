@@ -76,7 +76,7 @@ def celery_deadline_worker(transactional_db, settings):
 
     from sejmi.celery import app
 
-    if not settings.CELERY_DEADLINES:
+    if not settings.SEJMI_SEND_TASKS:
         pytest.fail("deadline tests need REDIS_URL set and SEJMI_INPROCESS_RUNNER off (make test)")
     app.control.purge()  # tasks left by earlier tests that ran without a worker
     probe = TaskProbe()

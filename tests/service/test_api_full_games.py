@@ -12,8 +12,8 @@ from api_helpers import (
 )
 
 from games.core.codec import state_to_json
-from games.engine import Event, fold, view_for
 from games.core.models import GameEvent, GameProjection
+from games.engine import Event, fold, view_for
 
 TABLES = [("standard", n) for n in range(2, 7)] + [("pairs", 4), ("pairs_extreme", 4)]
 

@@ -18,9 +18,9 @@ from api_helpers import (
 )
 from rest_framework.test import APIClient
 
+from games.core.models import GameEvent
 from games.engine import Event, fold
 from games.engine import events as ev
-from games.core.models import GameEvent
 
 # Every card is dealt (ten each, none left to draw), so the first draw reshuffles (R4). Seat 0
 # holds C25 (green LOSE_1) for seat 2, who has one life: seat 2 is eliminated and hands C01

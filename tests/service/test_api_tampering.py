@@ -9,8 +9,8 @@ from django.db import DatabaseError, IntegrityError, connection, transaction
 from rest_framework.test import APIClient
 
 from games.core import event_store
-from games.engine import Event
 from games.core.models import GameEvent
+from games.engine import Event
 from replays.verification import verify_game
 
 # Two players with one life each: once seat 1 lets it pass, seat 0's red LOSE_1 on all

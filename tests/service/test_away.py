@@ -17,7 +17,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 from test_api_rebuild import read_models
 
-from games import tasks
+from games.clock import tasks
 from games.core.models import GameProjection
 
 pytestmark = pytest.mark.django_db
@@ -41,7 +41,7 @@ class Clock:
 
 @pytest.fixture
 def clock(settings):
-    settings.CELERY_DEADLINES = False  # the sweeper below is the only worker
+    settings.SEJMI_SEND_TASKS = False  # the sweeper below is the only worker
     c = Clock()
     with mock.patch("django.utils.timezone.now", c):
         yield c

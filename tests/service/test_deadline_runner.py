@@ -34,7 +34,7 @@ DEAD_REDIS = "redis://127.0.0.1:9/0"  # the discard port: nothing answers there
 @pytest.fixture
 def rigged(settings):
     settings.SEJMI_ALLOW_RIGGED = True
-    settings.CELERY_DEADLINES = False  # only the runners act on deadlines here
+    settings.SEJMI_SEND_TASKS = False  # only the runners act on deadlines here
 
 
 @pytest.fixture
@@ -142,25 +142,25 @@ def test_with_the_runner_deployed_no_celery_task_waits_for_a_clock(settings, mon
     clock's deadline, so a move sends no ETA task to wait for it (one per move, held by the
     worker and then mostly moot: a sixth of the workers' CPU in bench-load). A bot's move still
     goes to Celery at once; without the runner the clock's task is sent as before."""
-    from games import deadlines
     from games.core.models import GameProjection
+    from games.table import deadline
     from sejmi.celery import app
 
     sent = []
-    monkeypatch.setattr(app.tasks[deadlines.ADVANCE_TASK], "apply_async",
+    monkeypatch.setattr(app.tasks[deadline.ADVANCE_TASK], "apply_async",
                         lambda args, eta: sent.append((args, eta)))  # fmt: skip
-    settings.SEJMI_ALLOW_RIGGED, settings.CELERY_DEADLINES = True, True
+    settings.SEJMI_ALLOW_RIGGED, settings.SEJMI_SEND_TASKS = True, True
     alice, bob = make_player("alice"), make_player("bob")
     gid = start_game(alice, [bob], seats=2, options={"turn_deadline_s": 600}, rig={"first": 0})
     proj = GameProjection.objects.get(game_id=gid)
-    assert proj.deadline_kind == deadlines.DeadlineKind.TURN
+    assert proj.deadline_kind == deadline.DeadlineKind.TURN
 
     settings.SEJMI_DEADLINE_RUNNER = True
     sent.clear()  # what the set-up's commits sent
-    assert deadlines.schedule(gid, proj) is False and sent == []
-    proj.deadline_kind, proj.deadline_at = deadlines.DeadlineKind.BOT, proj.decision_since
-    assert deadlines.schedule(gid, proj) is True and len(sent) == 1
+    assert deadline.schedule(gid, proj) is False and sent == []
+    proj.deadline_kind, proj.deadline_at = deadline.DeadlineKind.BOT, proj.decision_since
+    assert deadline.schedule(gid, proj) is True and len(sent) == 1
 
     settings.SEJMI_DEADLINE_RUNNER = False
     proj.refresh_from_db()
-    assert deadlines.schedule(gid, proj) is True and len(sent) == 2
+    assert deadline.schedule(gid, proj) is True and len(sent) == 2

@@ -24,11 +24,12 @@ from django.conf import settings as django_settings
 from django.db import connection
 from django.utils import timezone
 
-from games import tasks
-from games.table import deadline
-from games.engine import HeuristicBot, IllegalCommand, execute, fold, new_game, new_seed
+from games.clock import runner, tasks
+from games.core import task_queue
 from games.core.errors import ApiError
 from games.core.models import GameProjection
+from games.engine import HeuristicBot, IllegalCommand, execute, fold, new_game, new_seed
+from games.table import commands, deadline
 from replays.selectors import state_at
 from sejmi import asgi
 from sejmi.celery import app
@@ -157,7 +158,7 @@ def test_r21_a_timed_out_kostic_is_played_for_by_the_built_in_bot(
 def test_a_duplicate_or_stale_advance_changes_nothing(
     celery_deadline_worker, rigged, trio, settings
 ):
-    settings.CELERY_DEADLINES = False  # only the tasks sent by hand below reach the worker
+    settings.SEJMI_SEND_TASKS = False  # only the tasks sent by hand below reach the worker
     alice, bob, _ = trio
     gid = start_game(alice, [bob], seats=2, options={"turn_deadline_s": 1}, rig={"first": 0})
     due = view(alice, gid)
@@ -172,29 +173,29 @@ def test_a_duplicate_or_stale_advance_changes_nothing(
     ]
     outcomes = [celery_deadline_worker.outcome(task.id) for task in sent]
 
-    assert outcomes == [deadline.ACTED, deadline.MOVED_ON, deadline.MOVED_ON, deadline.MOVED_ON]
+    assert outcomes == [runner.ACTED, runner.MOVED_ON, runner.MOVED_ON, runner.MOVED_ON]
     log = events(alice, gid)
     assert [e["type"] for e in log].count("timed_out") == 1
     moved = len(log)
     assert moved > count
     again = tasks.advance.delay(gid, due["seq"])  # late, for a game that has moved on
-    assert celery_deadline_worker.outcome(again.id) == deadline.MOVED_ON
+    assert celery_deadline_worker.outcome(again.id) == runner.MOVED_ON
     assert len(events(alice, gid)) == moved
 
 
 def test_an_advance_that_arrives_early_changes_nothing_and_comes_back_when_due(
     celery_deadline_worker, rigged, trio, settings
 ):
-    settings.CELERY_DEADLINES = False  # the game's own task is not sent: only the early one
+    settings.SEJMI_SEND_TASKS = False  # the game's own task is not sent: only the early one
     alice, bob, _ = trio
     gid = start_game(alice, [bob], seats=2, options={"turn_deadline_s": 2}, rig={"first": 0})
-    settings.CELERY_DEADLINES = True
+    settings.SEJMI_SEND_TASKS = True
     due = view(alice, gid)
     count = len(events(alice, gid))
 
     early = tasks.advance.delay(gid, due["seq"])
 
-    assert celery_deadline_worker.outcome(early.id) == deadline.NOT_DUE
+    assert celery_deadline_worker.outcome(early.id) == runner.NOT_DUE
     assert timezone.now() < at(due["deadline"]), "the test was too slow to send an early task"
     assert len(events(alice, gid)) == count
     tail = wait_for_event(alice, gid, "timed_out")  # the early task came back at the deadline
@@ -205,18 +206,18 @@ def test_an_advance_that_arrives_early_changes_nothing_and_comes_back_when_due(
 # --- an engine refusal at a deadline is a bug: said loudly, not taken for "moved on" ---------
 
 
-def refusing(code: str) -> deadline.Actions:
-    """Service calls refused with `code`, as the service layer raises it from the engine."""
+def refusing(code: str, monkeypatch) -> None:
+    """The table's timeout refused with `code`, as the commit raises it from the engine."""
 
     def refuse(*, game_id: int, expected_seq: int) -> None:
         raise ApiError.from_engine(IllegalCommand(code, "refused at the deadline"))
 
-    return deadline.Actions(timeout=refuse, bot_moves=refuse)
+    monkeypatch.setattr(commands, "game_timeout", refuse)
 
 
 def overdue_game(alice, bob, settings) -> tuple[int, int]:
     """A started two-seat game whose turn deadline has passed, with no task scheduled."""
-    settings.CELERY_DEADLINES = False
+    settings.SEJMI_SEND_TASKS = False
     gid = start_game(alice, [bob], seats=2, options={"turn_deadline_s": 60}, rig={"first": 0})
     past = timezone.now() - timedelta(seconds=1)
     GameProjection.objects.filter(game_id=gid).update(deadline_at=past)
@@ -225,17 +226,18 @@ def overdue_game(alice, bob, settings) -> tuple[int, int]:
 
 @pytest.mark.parametrize("code", ["illegal_move", "invalid"])
 def test_r21_an_engine_refusal_at_a_deadline_is_logged_as_an_error(
-    code, rigged, trio, settings, caplog
+    code, rigged, trio, settings, caplog, monkeypatch
 ):
     alice, bob, _ = trio
     gid, seq = overdue_game(alice, bob, settings)
+    refusing(code, monkeypatch)
 
-    with caplog.at_level(logging.ERROR, logger="games.table.deadline"):
-        outcome = deadline.advance(gid, seq, actions=refusing(code))
-        acted = deadline.sweep(actions=refusing(code))  # still overdue: refused again, loudly
+    with caplog.at_level(logging.ERROR, logger="games.clock.runner"):
+        outcome = runner.advance(gid, seq)
+        acted = runner.sweep()  # still overdue: refused again, loudly
 
-    assert outcome == deadline.REFUSED and acted == 0
-    errors = [r for r in caplog.records if r.name == "games.table.deadline"]
+    assert outcome == runner.REFUSED and acted == 0
+    errors = [r for r in caplog.records if r.name == "games.clock.runner"]
     assert [r.levelno for r in errors] == [logging.ERROR, logging.ERROR]
     said = errors[0].getMessage()
     assert f"game {gid}" in said and f"seq {seq}" in said and code in said
@@ -243,15 +245,18 @@ def test_r21_an_engine_refusal_at_a_deadline_is_logged_as_an_error(
 
 
 @pytest.mark.parametrize("code", ["stale_seq", "not_your_turn", "game_over"])
-def test_a_race_lost_at_a_deadline_is_moved_on_quietly(code, rigged, trio, settings, caplog):
+def test_a_race_lost_at_a_deadline_is_moved_on_quietly(
+    code, rigged, trio, settings, caplog, monkeypatch
+):
     alice, bob, _ = trio
     gid, seq = overdue_game(alice, bob, settings)
+    refusing(code, monkeypatch)
 
-    with caplog.at_level(logging.DEBUG, logger="games.table.deadline"):
-        outcome = deadline.advance(gid, seq, actions=refusing(code))
+    with caplog.at_level(logging.DEBUG, logger="games.clock.runner"):
+        outcome = runner.advance(gid, seq)
 
-    assert outcome == deadline.MOVED_ON
-    assert not [r for r in caplog.records if r.name == "games.table.deadline"]
+    assert outcome == runner.MOVED_ON
+    assert not [r for r in caplog.records if r.name == "games.clock.runner"]
 
 
 # --- `make run`: the in-process runner starts with the server, by the setting alone ---------
@@ -263,7 +268,7 @@ def test_the_inprocess_runner_starts_at_server_startup_only_when_set(
 ):
     settings.SEJMI_INPROCESS_RUNNER = runner_on
     started: list[bool] = []
-    monkeypatch.setattr(tasks, "start_runner", lambda: started.append(True))
+    monkeypatch.setattr(runner, "start", lambda: started.append(True))
     incoming = iter([{"type": "lifespan.startup"}, {"type": "lifespan.shutdown"}])
     sent: list[str] = []
 
@@ -285,14 +290,14 @@ def test_the_inprocess_runner_starts_at_server_startup_only_when_set(
 def test_the_sweeper_applies_an_overdue_deadline_that_was_never_scheduled(
     celery_deadline_worker, rigged, trio, settings
 ):
-    settings.CELERY_DEADLINES = False  # as if scheduling had failed (the broker was away)
+    settings.SEJMI_SEND_TASKS = False  # as if scheduling had failed (the broker was away)
     alice, bob, _ = trio
     gid = start_game(alice, [bob], seats=2, options={"block_window_s": 1},
                      rig={"first": 0, "hands": [["C25", "C29", "C30"], NO_GREEN[:3]]})  # fmt: skip
     played = send(alice, gid, type="play", card="C25", effect=0, scope="one", target=1)
     wait_until_past(played["deadline"])
     assert after_first(alice, gid, "timed_out") is None  # nothing was scheduled
-    settings.CELERY_DEADLINES = True
+    settings.SEJMI_SEND_TASKS = True
 
     swept = tasks.sweep.delay()
 
@@ -312,7 +317,7 @@ def test_a_deadline_beyond_the_visibility_timeout_is_left_to_the_sweeper(
                      rig={"first": 0})  # fmt: skip
     proj = GameProjection.objects.get(game_id=gid)
     assert proj.deadline_at - proj.decision_since == timedelta(seconds=two_days)
-    assert deadline.horizon(app) < timedelta(seconds=two_days)
+    assert task_queue.horizon() < timedelta(seconds=two_days)
     assert deadline.schedule(gid, proj) is False
     # Two days pass (the deadline is part of the stored game; the clock is what we move).
     GameProjection.objects.filter(game_id=gid).update(
@@ -351,14 +356,14 @@ def test_r21_block_window_timeout_passes_for_the_silent_only(celery_deadline_wor
 def test_r21_neighbour_choice_timeout_picks_the_left_neighbour(
     celery_deadline_worker, rigged, trio, settings
 ):
-    settings.CELERY_DEADLINES = False  # the players act at once; only the choice is timed
+    settings.SEJMI_SEND_TASKS = False  # the players act at once; only the choice is timed
     alice, bob, carol = trio
     hands = [["C10", "C29", "C30"], NO_GREEN[:3], NO_GREEN[3:6]]
     gid = start_game(alice, [bob, carol], seats=3, options={"turn_deadline_s": 1},
                      rig={"first": 0, "hands": hands, "lives": [6, 4, 4]})  # fmt: skip
     send(alice, gid, type="play", card="C10", effect=0, scope="one", target=1)  # GIVE_NEIGHBOR
     send(bob, gid, type="pass")
-    settings.CELERY_DEADLINES = True
+    settings.SEJMI_SEND_TASKS = True
     asked = send(carol, gid, type="pass")
     assert asked["phase"] == "choose_neighbor" and asked["pending"]["neighbor_options"] == [2, 0]
 
@@ -371,13 +376,13 @@ def test_r21_neighbour_choice_timeout_picks_the_left_neighbour(
 
 
 def test_r21_duel_bet_timeout_bets_parity_even(celery_deadline_worker, rigged, trio, settings):
-    settings.CELERY_DEADLINES = False
+    settings.SEJMI_SEND_TASKS = False
     alice, bob, _ = trio
     gid = start_game(alice, [bob], seats=2, options={"turn_deadline_s": 1},
                      rig={"first": 0, "hands": [["C01", "C29", "C30"], NO_GREEN[:3]],
                           "dice": [3]})  # fmt: skip
     send(alice, gid, type="play", card="C01", effect=0, scope="one", target=1)  # DUEL
-    settings.CELERY_DEADLINES = True
+    settings.SEJMI_SEND_TASKS = True
     asked = send(bob, gid, type="pass")
     assert asked["phase"] == "bet" and asked["awaiting"] == [1]  # the challenged bets first
 
@@ -391,14 +396,14 @@ def test_r21_duel_bet_timeout_bets_parity_even(celery_deadline_worker, rigged, t
 
 
 def test_r21_handoff_timeout_declines(celery_deadline_worker, rigged, trio, settings):
-    settings.CELERY_DEADLINES = False
+    settings.SEJMI_SEND_TASKS = False
     alice, bob, carol = trio
     hands = [["C25", "C29", "C30"], NO_GREEN[:3], NO_GREEN[3:6]]
     gid = start_game(alice, [bob, carol], seats=3, options={"turn_deadline_s": 1},
                      rig={"first": 0, "hands": hands, "lives": [5, 1, 6]})  # fmt: skip
     send(alice, gid, type="play", card="C25", effect=0, scope="one", target=1)  # LOSE_1
     send(bob, gid, type="pass")
-    settings.CELERY_DEADLINES = True
+    settings.SEJMI_SEND_TASKS = True
     asked = send(carol, gid, type="pass")
     assert asked["phase"] == "handoff" and asked["awaiting"] == [1]  # R15: bob was eliminated
 
@@ -498,7 +503,7 @@ def test_celery_worker_and_beat_processes_start_with_the_project_settings(
 ):
     """`celery -A sejmi worker` and `celery -A sejmi beat` (docker-compose's commands) start
     with the project's settings, and the worker process applies an overdue deadline."""
-    settings.CELERY_DEADLINES = False  # only the sweep sent below can close this window
+    settings.SEJMI_SEND_TASKS = False  # only the sweep sent below can close this window
     alice, bob, _ = trio
     gid = start_game(alice, [bob], seats=2, options={"block_window_s": 1},
                      rig={"first": 0, "hands": [["C25", "C29", "C30"], NO_GREEN[:3]]})  # fmt: skip

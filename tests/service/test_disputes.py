@@ -15,7 +15,7 @@ from django.contrib.auth.models import Permission
 from django.db import DatabaseError, transaction
 from rest_framework.test import APIClient
 
-from games import tasks
+from games.clock import tasks
 from games.core.models import GameEvent
 from replays import disputes
 from replays.models import Dispute, DisputeNote

@@ -23,8 +23,8 @@ from django.db import connection
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games.notifications.models import Notification, OutboxMail, Presence
 from games.notifications import runner
+from games.notifications.models import Notification, OutboxMail, Presence
 from sejmi.celery import app
 from tests.service.notify_stack import QUEUE, Inbox, Worker, free_port
 
@@ -66,7 +66,7 @@ def notify_worker(django_db_setup, django_db_blocker, smtp) -> Worker:
 @pytest.fixture
 def notifying(notify_worker, settings, smtp) -> Inbox:
     """Notification tasks go to the test worker's queue; rigged games allowed."""
-    if not settings.CELERY_DEADLINES:
+    if not settings.SEJMI_SEND_TASKS:
         pytest.fail("notification tests need REDIS_URL set and SEJMI_INPROCESS_RUNNER off")
     settings.SEJMI_NOTIFY_QUEUE = QUEUE
     settings.SEJMI_ALLOW_RIGGED = True
@@ -395,7 +395,7 @@ def test_a_mail_whose_sender_died_mid_send_is_marked_lost_not_sent_again(mailout
 
     from games.notifications import outbox
 
-    settings.CELERY_DEADLINES, settings.SEJMI_ALLOW_RIGGED = False, True
+    settings.SEJMI_SEND_TASKS, settings.SEJMI_ALLOW_RIGGED = False, True
     anna = player()
     gid = _lobby(anna)
     _join(player(None), gid, 1)
@@ -440,7 +440,7 @@ def test_a_commit_tells_its_notifications_in_its_own_transaction(settings):
     commit cost the workers 10-20 ms of CPU per move in bench-load.)"""
     from games.notifications.models import DeadlineReminder, NotificationCursor
 
-    settings.CELERY_DEADLINES, settings.SEJMI_ALLOW_RIGGED = False, True  # no worker at all
+    settings.SEJMI_SEND_TASKS, settings.SEJMI_ALLOW_RIGGED = False, True  # no worker at all
     anna = player()
     gid = _lobby(anna)
     _join(player(None), gid, 1)
@@ -465,7 +465,7 @@ def test_a_cursor_left_behind_is_caught_up_by_the_derive_path_once(settings):
     from games.core.models import GameProjection
     from games.notifications.models import NotificationCursor
 
-    settings.CELERY_DEADLINES, settings.SEJMI_ALLOW_RIGGED = False, True
+    settings.SEJMI_SEND_TASKS, settings.SEJMI_ALLOW_RIGGED = False, True
     anna, ben = player(), player(None)
     gid = _lobby(anna)
     _join(ben, gid, 1)
@@ -496,7 +496,7 @@ def test_the_sweeper_leaves_fresh_events_to_their_own_derive_task(settings):
     from games.core.models import GameProjection
     from games.notifications import derive as deriving
 
-    settings.CELERY_DEADLINES, settings.SEJMI_ALLOW_RIGGED = False, True  # no derive task
+    settings.SEJMI_SEND_TASKS, settings.SEJMI_ALLOW_RIGGED = False, True  # no derive task
     anna = player()
     gid = _lobby(anna)
     _join(player(None), gid, 1)
@@ -520,10 +520,10 @@ def test_reminders_of_decisions_answered_in_time_are_settled_in_bulk(
     marks those done in one statement instead of reminding them one by one (a remind task
     with four statements each took a third of the workers' time in bench-load), and the
     pending decision's reminder stays."""
-    from games.notifications.models import DeadlineReminder
     from games.notifications import derive as deriving
+    from games.notifications.models import DeadlineReminder
 
-    settings.CELERY_DEADLINES, settings.SEJMI_ALLOW_RIGGED = False, True
+    settings.SEJMI_SEND_TASKS, settings.SEJMI_ALLOW_RIGGED = False, True
     anna, ben = player(None), player(None)
     gid = game([anna, ben], options={"turn_deadline_s": 60})
     first = anna.get(f"/api/games/{gid}/").json()
@@ -549,13 +549,13 @@ def test_with_the_runner_deployed_the_runner_reminds_and_no_celery_task_waits(
     Without the runner the task is sent as before."""
     import threading
 
-    from games import deadlines, tasks
+    from games.clock import runner as clock_runner
     from games.core.models import GameProjection
     from games.notifications.models import DeadlineReminder
 
     sent: list[str] = []
     monkeypatch.setattr(runner, "_send", lambda name, *args, eta=None: sent.append(name) or True)
-    settings.CELERY_DEADLINES, settings.SEJMI_ALLOW_RIGGED = True, True
+    settings.SEJMI_SEND_TASKS, settings.SEJMI_ALLOW_RIGGED = True, True
     settings.SEJMI_DEADLINE_RUNNER = True
     anna, ben = player(None), player(None)
     gid = game([anna, ben], options={"turn_deadline_s": 60})
@@ -569,9 +569,8 @@ def test_with_the_runner_deployed_the_runner_reminds_and_no_celery_task_waits(
     reminder.remind_at = now - timedelta(seconds=2)
     reminder.save(update_fields=["remind_at"])
     stop = threading.Event()
-    sweeping = threading.Thread(target=deadlines.run, kwargs={
-        "actions": tasks.ACTIONS, "interval": 0.05, "stop": stop,
-        "each_second": runner.remind_due})  # fmt: skip
+    sweeping = threading.Thread(target=clock_runner.run, kwargs={
+        "interval": 0.05, "stop": stop, "beside": runner.remind_due})  # fmt: skip
     sweeping.start()
     try:
         give_up = time.monotonic() + 20

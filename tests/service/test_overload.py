@@ -15,8 +15,8 @@ from django.db import connection, connections
 from django.test import Client
 from psycopg_pool import PoolTimeout
 
-from games.live import socket_db
 from games.engine.errors import Code
+from games.live import socket_db
 from games.live.guard import TRY_AGAIN_LATER
 from tests.service.test_socket_commands import send_command
 from tests.service.test_websockets import (  # noqa: F401 (fixtures)

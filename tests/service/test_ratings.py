@@ -14,7 +14,7 @@ from django.core.management import call_command
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games import tasks
+from games.clock import tasks
 from games.ratings import services as ratings
 from games.ratings.models import PlayerRating, RatedGame, RatingChange
 

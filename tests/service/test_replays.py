@@ -24,11 +24,11 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from games.core import event_store
-from games.table import commands
 from games.core.codec import state_to_json
+from games.core.models import GameEvent, GameProjection, GameSnapshot
 from games.engine import events as ev
 from games.engine import evolve, view_for
-from games.core.models import GameEvent, GameProjection, GameSnapshot
+from games.table import commands
 from games.table.projections import SNAPSHOT_EVERY
 from replays.selectors import state_at
 from replays.verification import verify_game

@@ -1,6 +1,6 @@
 import pytest
 
-from games import tasks
+from games.clock import tasks
 
 
 @pytest.mark.django_db(transaction=True)

@@ -243,7 +243,7 @@ async def test_spectator_sockets_share_one_rendering_of_each_delayed_batch(
     settings,
     sockets,  # noqa: F811
 ):
-    from games import spectating
+    from games.live import delayed
 
     settings.SEJMI_ALLOW_RIGGED = True
     game = await sync_to_async(Game)(make_player, 2)
@@ -253,7 +253,7 @@ async def test_spectator_sockets_share_one_rendering_of_each_delayed_batch(
     shown = await sync_to_async(game.shown)(2)
     heard = [await read_until(sock, shown) for sock in watchers]
     assert all(h == heard[0] for h in heard)
-    batches = [key for key in spectating._BATCHES if key[0] == game.gid]
+    batches = [key for key in delayed._BATCHES if key[0] == game.gid]
     assert batches  # computed once per committed batch, not once per socket
 
 

@@ -24,12 +24,10 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games.live import consumer
 from games.core import layer_send
-from games.table import publish
-from games.table import selectors
-from games.table import commands
 from games.core.models import GameEvent, GameProjection
+from games.live import consumer
+from games.table import commands, publish, selectors
 from sejmi.asgi import application
 
 TIMEOUT = 5  # seconds a frame may take to arrive
@@ -628,7 +626,7 @@ async def test_a_socket_behind_a_lost_broadcast_catches_up_without_a_next_move(
     next batch, a day away in a correspondence game (bench-faults: 124 sockets fell silent).
     The process's catch-up look finds it behind the settled head and it sends what it lacks,
     once, and is not told again."""
-    from games import catch_up
+    from games.live import catch_up
 
     sock, first = await sockets(table.gid, table.tokens[0])
     other, _ = await sockets(table.gid, table.tokens[1])

@@ -1,5 +1,5 @@
 """`manage.py run_deadlines`: the deadline runner of production. Sweeps overdue deadlines and
-bot moves every 0.2 s (games.table.deadline.run), and the reminders due every second, from
+bot moves every 0.2 s (games.clock.runner.run), and the reminders due every second, from
 PostgreSQL alone, so a deadline holds whatever Celery's broker does (a Redis restart once left
 the worker consuming nothing: deadlines up to 95 s late, docs/RELIABILITY.md). Celery stays:
 its ETA task is the fast path, beat a second sweeper. Several runners may run at once (one per
@@ -11,8 +11,7 @@ import threading
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from games import tasks
-from games.table import deadline
+from games.clock import runner
 from games.notifications import runner as notifications_runner
 
 
@@ -25,11 +24,10 @@ class Command(BaseCommand):
     def handle(self, *args, **opts):
         # This process sweeps again within --interval: what it commits needs no Celery task,
         # and sending one would make it wait on the broker it exists to do without.
-        settings.CELERY_DEADLINES = False
+        settings.SEJMI_SEND_TASKS = False
         stop = threading.Event()
         for signum in (signal.SIGTERM, signal.SIGINT):
             signal.signal(signum, lambda *_: stop.set())
         self.stdout.write(f"run_deadlines: sweeping every {opts['interval']} s", ending="\n")
         self.stdout.flush()
-        deadline.run(actions=tasks.ACTIONS, interval=opts["interval"], stop=stop,
-                      each_second=notifications_runner.remind_due)  # fmt: skip
+        runner.run(interval=opts["interval"], stop=stop, beside=notifications_runner.remind_due)

@@ -1,0 +1,150 @@
+"""R21 when a deadline has passed: the act it calls for, applied once, by whichever comes first —
+Celery's `advance` task sent at commit (games.table.deadline.schedule), the runner's loop, or
+beat's sweep.
+
+- `advance(game_id, seq)` is idempotent: it acts only if the game still stands at `seq` and the
+  deadline has passed, so a duplicate or late delivery changes nothing, and an early one only
+  asks to come back when due.
+- `sweep()` advances every overdue game, side by side (each under its own row lock).
+- `run()` is the one loop: it sweeps every 0.2 s and runs one step beside it on its own period —
+  the reminders due, in `manage.py run_deadlines` (production: deadlines on PostgreSQL alone,
+  whatever the broker does), or every notification chore, in the thread of `make run`
+  (`start`), which has no Celery at all.
+
+The acts are the table's commands, called directly: this package sits above games.table.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from datetime import timedelta
+
+from django.db import close_old_connections
+from django.utils import timezone
+
+from games.core.db_pool import half_the_pool
+from games.core.errors import ApiError
+from games.core.models import DeadlineKind, GameProjection
+from games.notifications import runner as notifications
+from games.table import away, commands, vacations
+from games.table.deadline import RACE_CODES, schedule
+
+log = logging.getLogger(__name__)
+
+ACTED, MOVED_ON, NOT_DUE, REFUSED = "acted", "moved_on", "not_due", "refused"
+
+
+def act(kind: DeadlineKind, *, game_id: int, expected_seq: int) -> object:
+    """The command a passed deadline of `kind` calls for, at `expected_seq`."""
+    if kind is DeadlineKind.BOT:
+        return commands.game_bot_moves(game_id=game_id, expected_seq=expected_seq)
+    if kind is DeadlineKind.VACATION:  # vacations past `until` end
+        return vacations.vacation_over(game_id=game_id, expected_seq=expected_seq)
+    if kind is DeadlineKind.ABANDON:  # no human acted for SEJMI_ABANDON_AFTER_DAYS
+        return away.game_abandon(game_id=game_id, expected_seq=expected_seq)
+    return commands.game_timeout(game_id=game_id, expected_seq=expected_seq)  # R21
+
+
+def advance(game_id: int, seq: int) -> str:
+    """Apply the pending decision's timeout (R21) or the awaited bots' moves, if game
+    `game_id` still stands at `seq` and its deadline has passed. Returns ACTED, MOVED_ON
+    (no such game, another seq, nothing pending, or someone acted first), NOT_DUE (early:
+    the task is scheduled again for the deadline) or REFUSED (the engine refused what the
+    deadline does: a bug, logged at ERROR; the sweeper will try again). Never raises for a
+    stale or early call."""
+    proj = GameProjection.objects.filter(game_id=game_id).only(
+        "seq", "deadline_at", "deadline_kind").first()  # fmt: skip
+    if proj is None or proj.seq != seq or proj.deadline_at is None:
+        return MOVED_ON
+    if proj.deadline_at > timezone.now():
+        schedule(game_id, proj)  # a no-op without Celery or beyond its horizon
+        return NOT_DUE
+    kind = DeadlineKind(proj.deadline_kind)
+    try:
+        act(kind, game_id=game_id, expected_seq=seq)
+    except ApiError as err:
+        if err.code in RACE_CODES:
+            return MOVED_ON
+        log.error("the %s deadline of game %s at seq %s was refused: %s (%s)",
+                  kind, game_id, seq, err.code, err.message)  # fmt: skip
+        return REFUSED
+    return ACTED
+
+
+def sweep(*, limit: int = 200, pool: Executor | None = None) -> int:
+    """Advance every game whose deadline has passed; returns how many acted. With `pool`,
+    the games are advanced side by side (each under its own row lock): one game's slow
+    transaction, or a command holding its row, does not hold the others' deadlines."""
+    overdue = list(
+        GameProjection.objects.filter(status="active", deadline_at__lte=timezone.now())
+        .order_by("deadline_at")
+        .values_list("game_id", "seq")[:limit]
+    )
+    if pool is None:
+        return sum(advance(game_id, seq) == ACTED for game_id, seq in overdue)
+
+    def one(item: tuple[int, int]) -> bool:
+        try:
+            return advance(*item) == ACTED
+        finally:
+            close_old_connections()  # this thread's connection back to the pool
+
+    return sum(pool.map(one, overdue))
+
+
+def run(*, interval: float = 0.2, stop: threading.Event | None = None,
+        beside: Callable[[], object] | None = None, beside_every: float = 1.0) -> None:  # fmt: skip
+    """Sweep until `stop` is set: every game whose deadline has passed, again at once while
+    some acted (bots answer each other at once), then wait `interval`. PostgreSQL is all it
+    needs. Several may run at once (`manage.py run_deadlines` on several hosts): `advance`
+    acts under the game's row lock and only at the seq it read, so a deadline is applied once
+    and the others see MOVED_ON. Overdue games are advanced side by side (half the pool):
+    one after another, a burst of deadlines under load came up to 1.3 s late (bench-load).
+    `beside` runs in the pool every `beside_every` seconds, never twice at once."""
+    stop = stop or threading.Event()
+    threads = half_the_pool()
+    pending: Future | None = None
+    beside_at = 0.0
+    with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="deadlines") as pool:
+        while not stop.is_set():
+            try:
+                close_old_connections()
+                while sweep(pool=pool if threads > 1 else None) and not stop.is_set():
+                    pass
+            except Exception:
+                log.exception("deadline sweep failed")
+            if beside is not None and time.monotonic() >= beside_at and (
+                    pending is None or pending.done()):  # fmt: skip
+                pending = pool.submit(_beside, beside)
+                beside_at = time.monotonic() + beside_every
+            stop.wait(interval)
+    close_old_connections()  # this thread's connection back to the pool
+
+
+def _beside(step: Callable[[], object]) -> None:
+    try:
+        step()
+    except Exception:
+        log.exception("%s failed", getattr(step, "__name__", step))
+    finally:
+        close_old_connections()  # this thread's connection back to the pool
+
+
+def _every_notification_chore() -> int:
+    """`make run` has no Celery and no beat: every chore at once, however fresh."""
+    return notifications.sweep(min_age=timedelta(0))
+
+
+def start(*, interval: float = 0.2) -> threading.Thread:
+    """`make run`'s runner: the one loop in a daemon thread of the web process, deadlines and
+    bot moves every `interval`, every notification chore twice a second."""
+    thread = threading.Thread(
+        target=run, name="sejmi-deadlines", daemon=True,
+        kwargs={"interval": interval, "beside": _every_notification_chore, "beside_every": 0.5},
+    )  # fmt: skip
+    thread.start()
+    return thread

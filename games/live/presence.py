@@ -1,0 +1,50 @@
+"""The presence of game sockets (games.notifications.presence keeps the rows): each signed-in
+game socket is tracked while open, and each process beats for all of its sockets at once."""
+
+from __future__ import annotations
+
+import contextlib
+
+from games.live.registry import EachLoop
+from games.live.socket_db import socket_db
+from games.notifications import presence
+
+HEARTBEAT_S = 20  # three missed beats and the row expires (presence.TTL)
+
+
+async def _beat_all(live: dict[str, Tracker]) -> None:
+    rows = [t.row for t in live.values()]
+    if rows:  # a missed beat only shortens the presence
+        await socket_db(presence.beat)(rows)
+
+
+# One upsert per process per heartbeat, not one per socket (600 sockets: 30 writes a second,
+# as many as the moves of 200 games).
+TRACKED = EachLoop(HEARTBEAT_S, _beat_all)
+
+
+class Tracker:
+    """The presence of one game socket: `await enter()` after accept, `await leave()` on
+    disconnect. A spectator or an anonymous socket is tracked too (when signed in): harmless."""
+
+    def __init__(self, user, game_id: int, channel: str) -> None:
+        self.user_id = user.pk if user is not None and user.is_authenticated else None
+        self.game_id, self.channel = game_id, channel
+
+    @property
+    def row(self) -> tuple[int, int, str]:
+        assert self.user_id is not None
+        return (self.user_id, self.game_id, self.channel)
+
+    async def enter(self) -> None:
+        if self.user_id is None:
+            return
+        await socket_db(presence.beat)([self.row])
+        TRACKED.enter(self.channel, self)
+
+    async def leave(self) -> None:
+        if self.user_id is None:
+            return
+        TRACKED.leave(self.channel)
+        with contextlib.suppress(Exception):  # unreachable database: the row expires (TTL)
+            await socket_db(presence.gone)(self.channel)
