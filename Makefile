@@ -50,6 +50,7 @@ simulate: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy games/engine
+	PYTHONPATH=. $(VENV)/bin/lint-imports
 
 clean:
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -exec rm -rf {} +

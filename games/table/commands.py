@@ -30,6 +30,7 @@ from games.engine import (
 from games.engine.away import coming_back
 from games.engine.errors import Code
 from games.engine.state import VACATION
+from games.table import vacations
 from games.table.commit import Committed, append, bots_decision, commit, timeout_decision
 from games.table.selectors import game_view, seat_of
 
@@ -119,8 +120,6 @@ def game_command(*, user, game_id: int, body: Any, key: str | None) -> dict[str,
         # move the seq, so its retry is refused with not_your_turn, not stale_seq: R26.)
         return stored
     if paused_by_him:  # acting in a game his vacation paused ends it everywhere (README)
-        from games import vacations  # it calls this module back
-
         vacations.end_on_acting(user)
     return answer
 

@@ -24,7 +24,7 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games.core import layer_send
+from games.core import pubsub
 from games.core.models import GameEvent, GameProjection
 from games.live import consumer
 from games.table import commands, publish, selectors
@@ -216,7 +216,7 @@ def test_broadcasts_from_threads_keep_one_redis_connection():
     """A broadcast is sent from a plain thread (a request's, the deadline runner's, a Celery
     worker's): async_to_sync handed it to the web worker's loop, or, without one, made a
     thread, an event loop and a Redis connection for every broadcast (a tenth of the runner's
-    CPU in bench-load). games.core.layer_send publishes from the thread itself on one client:
+    CPU in bench-load). games.core.pubsub publishes from the thread itself on one client:
     five broadcasts, at most one new connection."""
     import redis
     from django.conf import settings
@@ -228,10 +228,10 @@ def test_broadcasts_from_threads_keep_one_redis_connection():
         finally:
             client.close()
 
-    layer_send.group_send("nobody_listens", {"type": "warm.up"})
+    pubsub.group_send("nobody_listens", {"type": "warm.up"})
     before = connections_made()
     for n in range(5):
-        layer_send.group_send("nobody_listens", {"type": "game.committed", "seq": n})
+        pubsub.group_send("nobody_listens", {"type": "game.committed", "seq": n})
     assert connections_made() - before <= 2  # (our own two readings: one each)
 
 
