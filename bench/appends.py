@@ -7,12 +7,14 @@ rates are medians over the rounds, ratios medians of the same-round ratios.
 - plain: one `INSERT INTO games_gameevent ...` per event with psycopg in autocommit mode (one
   statement = one transaction), same table, same indexes, same payload; hashes are constants.
 - ours: `transaction.atomic()` + `event_store.append` (hash chain, Django ORM), one
-  event per transaction, the head kept in memory as `games.table.commands` keeps it in the projection;
+  event per transaction, the head kept in memory as `games.table.commit` keeps it
+  in the projection;
   ours per command: the events of one command in one transaction, as the service appends.
 - eventsourcing: an `Application` with PERSISTENCE_MODULE=eventsourcing.postgres, one aggregate
   event per `save()` (and, for comparison, one `save()` per command); its
   `PostgresApplicationRecorder.insert_events` alone with one stored event per call.
-- game_command: the whole write path of `games.table.commands.game_command` in this process (row-locked
+- game_command: the whole write path of `games.table.commands.game_command` in this process
+  (row-locked
   projection, engine, append, projection, idempotency row, after-commit broadcast and Celery).
 """
 

@@ -52,7 +52,7 @@ class GameRow:
 
     @property
     def delay(self) -> int:
-        """Events spectators stay behind (games.table.spectating); a game older than the option: 0."""
+        """Events spectators stay behind (games.table.spectating); an older game: 0."""
         return self.options.get("spectator_delay", 0)
 
     @property

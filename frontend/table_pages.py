@@ -42,6 +42,12 @@ def _missing(request, game_id: int):
     return render(request, "frontend/game_missing.html", context, status=404)
 
 
+def _page(request, game_id: int, template: str, context: dict, state):
+    """A page of one game: its catalog and words beside `context`."""
+    context = {"game_id": game_id, **context, "catalog": catalog(state.deck), "words": words()}
+    return render(request, template, context)
+
+
 @ensure_csrf_cookie
 def table(request, game_id: int):
     try:  # a spectator of a delayed game has been shown its shown seq (games.table.spectating)
@@ -49,15 +55,11 @@ def table(request, game_id: int):
     except ApiError:
         return _missing(request, game_id)
     since = record_visit(user=request.user, game_id=game_id, seq=last)
-    context = {
-        "game_id": game_id,
+    return _page(request, game_id, "frontend/table.html", {
         "seat": selectors.seat_of(state, request.user),
         "standing_order": state.status != "ended",  # the seated player's order (issue 10)
         "since": since,
-        "catalog": catalog(state.deck),
-        "words": words(),
-    }
-    return render(request, "frontend/table.html", context)
+    }, state)  # fmt: skip
 
 
 @ensure_csrf_cookie
@@ -66,14 +68,8 @@ def replay(request, game_id: int):
         last, _, state = spectating.last_seq_for(game_id, request.user)
     except ApiError:
         return _missing(request, game_id)
-    context = {
-        "game_id": game_id,
-        "at": _at(request.GET.get("at"), last),
-        "last": last,
-        "catalog": catalog(state.deck),
-        "words": words(),
-    }
-    return render(request, "frontend/replay.html", context)
+    at = _at(request.GET.get("at"), last)
+    return _page(request, game_id, "frontend/replay.html", {"at": at, "last": last}, state)
 
 
 def _at(raw: str | None, last: int) -> int:

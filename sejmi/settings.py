@@ -201,7 +201,8 @@ SPECTACULAR_SETTINGS = {
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 
-# Websocket tickets (games/live/tickets.py) and throttle counters live in the cache: with several web
+# Websocket tickets (games/live/tickets.py) and throttle counters live in the cache: with several
+# web
 # workers it must be one they share, a Redis (CACHE_URL, e.g. redis://redis:6379/1 — not the
 # channel layer's database: a cache may be cleared whole). Default: each process's memory.
 CACHE_URL = os.environ.get("CACHE_URL", "")

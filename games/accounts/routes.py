@@ -36,9 +36,7 @@ class RegisterApi(Api):
         request=CredentialsSerializer, responses=answers(201, RegisteredSerializer, 400, 409, 429)
     )
     def post(self, request: Request) -> Response:
-        data = CredentialsSerializer(data=json_object(request, {"username", "password"}))
-        data.is_valid(raise_exception=True)
-        token, username = services.user_register(**data.validated_data)
+        token, username = services.user_register(**_credentials(request))
         return Response({"token": token, "username": username}, status=status.HTTP_201_CREATED)
 
 
@@ -50,6 +48,11 @@ class TokenApi(Api):
         request=CredentialsSerializer, responses=answers(200, TokenSerializer, 400, 401, 429)
     )
     def post(self, request: Request) -> Response:
-        data = CredentialsSerializer(data=json_object(request, {"username", "password"}))
-        data.is_valid(raise_exception=True)
-        return Response({"token": services.token_for(**data.validated_data)})
+        return Response({"token": services.token_for(**_credentials(request))})
+
+
+def _credentials(request: Request) -> dict:
+    """{"username", "password"} from the body, or a 400 naming what is wrong."""
+    data = CredentialsSerializer(data=json_object(request, {"username", "password"}))
+    data.is_valid(raise_exception=True)
+    return data.validated_data

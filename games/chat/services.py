@@ -30,7 +30,8 @@ CHAT_LOCK = 0x43484154  # "CHAT": the first key of the per-game advisory lock
 
 def chat_post(*, user, game_id: int, channel: Any, text: Any) -> dict[str, Any]:
     """`user` posts `text` in `channel` of game `game_id`; returns the message. Raises ApiError:
-    not_found (no such game), invalid (a channel the game has not; a bad text: chat_rules.clean_text),
+    not_found (no such game), invalid (a channel the game has not; a bad text:
+    chat_rules.clean_text),
     forbidden (chat_rules.may_write says no), throttled (over the rate: settings.CHAT_RATE)."""
     with transaction.atomic():
         _lock(game_id)  # one writer per game's chat: ids in commit order, an exact rate count

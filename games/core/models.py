@@ -114,7 +114,8 @@ class IdempotentAnswer(models.Model):
 class SealedPass(models.Model):
     """R19: a pass that left its block window open, kept out of the public log until the window
     closes; then it is appended as a `block_passed` event with its own `at`, in the order
-    received (games.core.sealed_passes). Truth not told yet, not a projection: rebuilds keep it. Rows are
+    received (games.core.sealed_passes). Truth not told yet, not a projection: rebuilds keep it.
+    Rows are
     only ever inserted; a closed window's rows stay, never read again (the seq moved on)."""
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="+")

@@ -4,7 +4,8 @@ for the cost of a broadcast (bench-load, docs/PERFORMANCE.md).
 - One decode per received message per process. A process subscribes to a game's group once
   and channels_redis hands the same received bytes to every socket of the group in that
   process, but each socket's `receive` decoded them again: a committed batch carries the
-  game's whole state (games.table.publish), so a game with five sockets in a process unpacked it five
+  game's whole state (games.table.publish), so a game with five sockets in a process unpacked it
+  five
   times (8.7 % of the web workers' CPU). The sockets of one process now share one decoded
   message; handlers therefore must not mutate the message they are given (none does:
   games.live.consumer, games.live.me_consumer).

@@ -13,7 +13,8 @@ chain, exports, audits and replays need not know that sealing exists.
 
 What each viewer sees: the public state, plus only his own sealed pass (`seen_by`), so his
 answer shows `legal: []` while nobody else's view, events, frames, `seq` or `awaiting` depend
-on whether anyone passed. After COMMIT, games.table.publish.tell_the_passer asks the game's sockets to send the
+on whether anyone passed. After COMMIT, games.table.publish.tell_the_passer asks the game's
+sockets to send the
 passer's own sockets (his other tabs) his new view; every other socket sends nothing.
 """
 

@@ -3,6 +3,8 @@ returns the events it causes, followed by every automatic step up to the next de
 
 from __future__ import annotations
 
+from typing import Required, TypedDict, Unpack
+
 from .away import AwayCommand, away_events, takeovers
 from .cards import Deck
 from .commands import Bet, Block, ChooseNeighbor, Command, Handoff, Join, Pass, Play, Timeout
@@ -28,24 +30,24 @@ from .timeouts import timeout_commands
 MAX_AUTO_STEPS = 10_000  # a guard against an engine bug looping; no game comes near it
 
 
-def new_game(
-    *,
-    seats: int,
-    seed: bytes,
-    variant: str = "standard",
-    options: dict | None = None,
-    deck: Deck | None = None,
-    rig: dict | None = None,
-) -> list[Event]:
+class GameSettings(TypedDict, total=False):
+    """`start_game`'s keyword arguments, which `new_game` passes on as they are."""
+
+    seats: Required[int]
+    seed: Required[bytes]
+    variant: str
+    options: dict | None
+    deck: Deck | None
+    rig: dict | None
+
+
+def new_game(**settings: Unpack[GameSettings]) -> list[Event]:
     """The events that create a game (R22: the seed's commitment comes first).
 
     Bot seats (option `bots`) are seated at once, and a game of bots only starts at once;
     players take the other seats with Join. Raises IllegalCommand(Code.INVALID) for bad settings.
     """
-    events, _ = start_game(
-        seats=seats, seed=seed, variant=variant, options=options, deck=deck, rig=rig
-    )
-    return events
+    return start_game(**settings)[0]
 
 
 def start_game(

@@ -252,7 +252,8 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def game_chat(self, message: dict[str, Any]) -> None:
         """A chat message (games.chat.services.broadcast): sent on only if its audience admits
-        this socket's viewer (games.chat.rules: partners reach the pair only, the spectators' channel
+        this socket's viewer (games.chat.rules: partners reach the pair only, the spectators'
+        channel
         no player while the game runs)."""
         user = self.user
         name = user.username if user is not None and user.is_authenticated else None

@@ -1,4 +1,5 @@
-"""R19: passes of an open block window are kept sealed (games.core.sealed_passes) until it closes."""
+"""R19: passes of an open block window are kept sealed (games.core.sealed_passes) until it
+closes."""
 
 import django.db.models.deletion
 from django.db import migrations, models

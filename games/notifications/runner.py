@@ -78,7 +78,8 @@ def remind(game_id: int, seq: int) -> int:
 def _schedule_reminder(reminder: DeadlineReminder) -> None:
     if settings.SEJMI_DEADLINE_RUNNER:  # the runner reminds what is due (`remind_due`)
         return
-    _send_task(REMIND_TASK, reminder.game_id, reminder.seq, eta=reminder.remind_at)  # beyond the horizon: the sweeper
+    # Past the broker's horizon nothing is sent: the sweeper reminds it when due.
+    _send_task(REMIND_TASK, reminder.game_id, reminder.seq, eta=reminder.remind_at)
 
 
 def remind_due(limit: int = 100) -> int:

@@ -7,7 +7,8 @@ from games.core.models import Game
 
 
 class RatedGame(models.Model):
-    """A game the ratings counted (games.ratings.services): finished, unrigged, humans only. Rated in
+    """A game the ratings counted (games.ratings.services): finished, unrigged, humans only. Rated
+    in
     the order games ended: (`ended_at`, game id). A projection of game_ended events."""
 
     game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True,

@@ -184,7 +184,8 @@ def _publish(proj: GameProjection, public: GameState, sealed: list[SealedPass],
         # Someone came or went while the window stays open: that is told, and the passes
         # stay sealed, carried to the new seq (R19).
         done = append(proj.game_id, proj, public, [(now, told)], fold(told, public),
-                       deadline_state=after, sealed=sealed_passes.as_events(sealed) + keep)  # fmt: skip
+                       deadline_state=after,
+                       sealed=sealed_passes.as_events(sealed) + keep)  # fmt: skip
         sealed_passes.carry(proj.game_id, sealed, done.seq)
         _seal(proj.game_id, done.seq, keep, after, now, tell=False)
         return done

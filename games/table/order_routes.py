@@ -1,5 +1,6 @@
 """REST routes of standing orders (issue 10; API.md "Correspondence"): the caller's own order
-for one game he sits in, and his default. Thin: parse, authorize, call games.table.standing_orders."""
+for one game he sits in, and his default. Thin: parse, authorize,
+call games.table.standing_orders."""
 
 from __future__ import annotations
 

@@ -2,9 +2,9 @@
 
 `project_batch` is the one function that turns a batch of events (one command's) into
 projection rows; the live path and `rebuild_projections` both call it, so they agree (a
-rebuild rates games after rebuilding them all, in the order they ended: games.ratings.services). Sealed
-passes (games.core.sealed_passes, R19) are not events and not projected: they stay in their own table
-through a rebuild; only the deadline is judged with them.
+rebuild rates games after rebuilding them all, in the order they ended: games.ratings.services).
+Sealed passes (games.core.sealed_passes, R19) are not events and not projected: they stay in
+their own table through a rebuild; only the deadline is judged with them.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Request and answer shapes for the OpenAPI schema (API.md). Commands, games and joins are checked by the services and the engine (one
+"""Request and answer shapes for the OpenAPI schema (API.md). Commands, games and joins are
+checked by the services and the engine (one
 place), so these shapes document them without a second, drifting copy of the rules."""
 
 from rest_framework import serializers

@@ -1,4 +1,4 @@
-"""The chat (API.md, Correspondence: Chat; games/chat/rules.py) end to end: REST on PostgreSQL and the
+"""The chat (API.md, Correspondence: Chat; games/chat/) end to end: REST on PostgreSQL and the
 websocket through the whole ASGI stack on channels_redis. Each channel per role (a seat, his
 partner, the other pair, a spectator, staff, anonymous); partner chat never reaches the other
 pair nor spectators over either path; the spectators' chat stays closed to players until the
