@@ -64,7 +64,7 @@ def client(base: str, connections: int) -> httpx.AsyncClient:
     return httpx.AsyncClient(base_url=base, limits=limits, timeout=30)
 
 
-BUSY_RETRIES = 3  # 503 `unavailable` answers retried after their Retry-After (README)
+BUSY_RETRIES = 3  # 503 `unavailable` answers retried after their Retry-After (docs/PRODUCTION.md)
 
 
 async def timed(http: httpx.AsyncClient, method: str, url: str, errors: Counter,
@@ -72,7 +72,7 @@ async def timed(http: httpx.AsyncClient, method: str, url: str, errors: Counter,
     """(ms, answer), timed from the first try. One retry when the server closed a keep-alive
     connection under the request: safe for a GET, and a command carries its Idempotency-Key.
     A 503 `unavailable` (the service is overloaded) is retried after its Retry-After, as the
-    README tells clients to, up to BUSY_RETRIES times; each retry is counted."""
+    docs/PRODUCTION.md tells clients to, up to BUSY_RETRIES times; each retry is counted."""
     started = time.perf_counter()
     try:
         answer = await http.request(method, url, **kwargs)

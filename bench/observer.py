@@ -4,7 +4,7 @@
   more than a second past its deadline is overdue (R21: the service acts at the deadline);
 - silent sockets: a stream whose game has moved on (the projection's seq) while nothing new
   arrived on its socket for `stall_s` seconds gets a resync, as a user who reloads the page;
-  counted, since the README promises that sockets do not need it;
+  counted, since docs/LIVE_STREAM.md promises that sockets do not need it;
 - PostgreSQL connections to the run's database, and the load average.
 """
 

@@ -7,10 +7,11 @@ a missing one is kept until the gap fills. On a reconnect (and on the observer's
 it sends `{"type": "resync", "after": last}`, as the page does; an event it already holds
 (asked again by such a resync) is not counted twice. Checks, per socket (each event is the
 previous + 1, the resync answer starting after `after`; no seq twice on one socket, which the
-README promises) and per stream (every seq from the first view's to the game's last arrived):
+docs/LIVE_STREAM.md promises) and per stream (every seq from the first view's to the game's
+last arrived):
 a gap or a duplicate is counted, never hidden. A socket's own order is checked against the
 consumer's promise: after its first view at seq V, live events run from V + 1, and a resync
-after `a` owes (a, V] in order, possibly after some live events (the README's Live stream).
+after `a` owes (a, V] in order, possibly after some live events (docs/LIVE_STREAM.md).
 
 (Until this session the stream resynced after the *highest* seq received: a socket that died
 between a live event and its resync's answer left a hole no later resync asked for, which

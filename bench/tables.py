@@ -8,7 +8,7 @@ socket (`{"type": "command", "id", "command"}`, API.md), as the table page does;
 in 5 s, or no socket open, the same id goes as the Idempotency-Key of `POST .../commands/`.
 
 Paces (think times drawn per decision):
-- live: block window 20 s, 2 min per decision (the README's live pace), think 1-3 s;
+- live: block window 20 s, 2 min per decision (docs/PLAYING.md's live pace), think 1-3 s;
 - correspondence, scaled down from an hour to block and a day per decision to 5 s and 10 s:
   think 1-8 s, and in one decision of ten the player is away and the deadline acts (R21).
 """
@@ -245,7 +245,7 @@ class Table:
             body, key = self._choose(view), uuid.uuid4().hex
             sent = time.monotonic()
             answer = await stream.command(key, body, timeout=SOCKET_ANSWER_S)
-            for _ in range(BUSY_RETRIES):  # overloaded: after 1 s, the same id again (README)
+            for _ in range(BUSY_RETRIES):  # overloaded: after 1 s, the same id (docs/PRODUCTION.md)
                 if answer is None or answer["type"] != "error" or (
                         answer["error"]["code"] != "unavailable"):  # fmt: skip
                     break

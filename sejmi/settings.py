@@ -100,7 +100,7 @@ DATABASES = {
     ),
 }
 # The owner of the tables migrates them and grants the service its rights; the service itself
-# may not UPDATE, DELETE or TRUNCATE game events, nor switch their triggers off (README,
+# may not UPDATE, DELETE or TRUNCATE game events, nor switch their triggers off (docs/PRODUCTION.md,
 # "Running in production"). Tests see one database: the same name makes "owner" a mirror.
 _owner_url = os.environ.get("MIGRATE_DATABASE_URL")
 DATABASES["owner"] = (
@@ -230,7 +230,7 @@ if REDIS_URL:
             # after `group_expiry`, a day: a correspondence socket would fall silent). Delivery
             # is at most once: a message published while a process is disconnected is lost, and
             # each socket's queue is in its process's memory (no capacity, nothing dropped for
-            # a slow socket). Sockets heal gaps by seq (games.live.consumer, README "Live stream").
+            # a slow socket). Sockets heal gaps by seq (games.live.consumer, docs/LIVE_STREAM.md).
             # games.core.pubsub: one decode per received message per process, and a blocking
             # publish for synchronous code.
             "BACKEND": "games.core.pubsub.PubSubLayer",
@@ -264,7 +264,7 @@ CELERY_RESULT_BACKEND_THREAD_SAFE = True
 # Reconnect to the broker for ever, at startup too, and give up a task whose broker connection
 # was lost (acks_late: it is redelivered; `advance` is idempotent). Redis PINGed every 10 s
 # so a dead connection is noticed. Deadlines do not depend on this: `manage.py run_deadlines`
-# sweeps from PostgreSQL alone (README, "Running in production").
+# sweeps from PostgreSQL alone (docs/PRODUCTION.md).
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True

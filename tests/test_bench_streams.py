@@ -1,6 +1,6 @@
 """bench-load's per-socket check (bench/streams.py) holds a socket to the consumer's promise,
 no more and no less: after a reconnect the answer to its resync may come after live events
-(the README's Live stream), and is not a gap; a real gap or a repeat still counts."""
+(docs/LIVE_STREAM.md), and is not a gap; a real gap or a repeat still counts."""
 
 from __future__ import annotations
 

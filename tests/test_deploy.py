@@ -20,7 +20,7 @@ def test_web_scales_behind_one_balancer():
     assert "ports" not in web, "replicas must not compete for one host port"
     assert balancer["ports"] and "web" in balancer["depends_on"]
     assert "./deploy/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro" in balancer["volumes"]
-    assert web["environment"]["NUM_PROXIES"] == "1"  # throttles see the client (README)
+    assert web["environment"]["NUM_PROXIES"] == "1"  # throttles see the client (docs/PRODUCTION.md)
     config = (ROOT / "deploy" / "haproxy.cfg").read_text()
     assert "server-template web" in config and "option forwardfor" in config
     assert "cookie" not in config.split("backend web", 1)[1], "no stickiness"

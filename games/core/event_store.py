@@ -94,6 +94,8 @@ def state_at(game_id: int, seq: int) -> GameState | None:
     """The public state right after event `seq` (None before the first): the nearest snapshot,
     then the events after it. Both are read as plain values, not model instances (a third
     faster; replays and delayed spectators fold up to SNAPSHOT_EVERY - 1 events per request)."""
+    if seq == 0:
+        return None
     snap = (GameSnapshot.objects.filter(game_id=game_id, seq__lte=seq).order_by("-seq")
             .values_list("seq", "state").first())  # fmt: skip
     start, base = (snap[0], state_from_json(snap[1])) if snap else (0, None)

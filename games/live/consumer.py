@@ -3,7 +3,7 @@ viewer; `{"type": "resync", "after": seq}` replays what a client missed (API.md)
 pass (R19) is told to the passer's own sockets only, as a new view (games.core.sealed_passes). A
 spectator of a delayed game is sent the game `spectator_delay` events behind, by the same
 promises (games.table.spectating). Any other websocket path is accepted and closed with 4404, as an
-unknown game is (README, Live stream)."""
+unknown game is (docs/LIVE_STREAM.md)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ from games.live.presence import Tracker
 from games.live.socket_db import socket_db
 from games.table import commands, selectors, spectating
 
-NOT_FOUND = 4404  # the close code of an unknown game or path (README, Live stream)
+NOT_FOUND = 4404  # the close code of an unknown game or path (docs/LIVE_STREAM.md)
 
 BATCHES_KEPT = 64  # parsed batches a process keeps for the sockets that have not sent them yet
 FRAMES_KEPT = 1024  # rendered (batch, viewer, after) frame sets
@@ -101,7 +101,7 @@ class NoSuchStream(AsyncWebsocketConsumer):
 class GameConsumer(AsyncWebsocketConsumer):
     """Thin: authorize by scope user, forward committed batches, answer `resync`.
 
-    A socket never sends an event seq twice, nor leaves a gap (README, Live stream). Frames on
+    A socket never sends an event seq twice, nor leaves a gap (docs/LIVE_STREAM.md). Frames on
     one connection are never lost (TCP, in order), so the socket knows what its client was
     given: the events `first_sent`..`last_sent`, one contiguous run (empty at first:
     `first_sent` is the first view's seq + 1, `last_sent` that seq). The live stream goes on

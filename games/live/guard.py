@@ -1,7 +1,7 @@
 """Websockets under overload: when no PostgreSQL connection comes free within the pool's
 timeout (settings: SEJMI_DB_POOL_*) while a socket connects, authenticates, resyncs or heals a
 gap, the socket is closed with 1013 (RFC 6455, Try Again Later); its client reconnects with
-back-off and resyncs from its last seq (README, Live stream), so nothing is lost. Without this
+back-off and resyncs from its last seq (docs/LIVE_STREAM.md), so nothing is lost. Without this
 the consumer died with a traceback and the handshake got an HTTP 500. One log line per socket,
 not a traceback: under overload, formatting tracebacks cost more CPU than the requests did.
 (A command over the socket is answered `unavailable` instead: games.live.consumer.)"""

@@ -72,7 +72,8 @@ class NotificationPrefs(models.Model):
 class OutboxMail(models.Model):
     """One mail to send: a notification's (immediate) or a user's day (digest). `state` moves
     pending → sending (claimed, with a lease) → sent | skipped | failed | lost; a row found
-    `sending` after its lease is marked lost, never sent again: at most once (README)."""
+    `sending` after its lease is marked lost, never sent again: at most
+    once (docs/NOTIFICATIONS.md)."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     notification = models.OneToOneField(Notification, on_delete=models.CASCADE, null=True,

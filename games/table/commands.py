@@ -94,7 +94,7 @@ def game_command(*, user, game_id: int, body: Any, key: str | None) -> dict[str,
         if seat is not None and state.left[seat]:
             raise ApiError(Code.FORBIDDEN, "you left this game")
         paused_by_him = seat is not None and state.away[seat] == VACATION
-        back = coming_back(state, seat)  # his own command takes his seat back (README)
+        back = coming_back(state, seat)  # his own command takes his seat back (docs/AWAY.md)
         events, state = execute(state, back, seed=seed) if back else ([], state)
         more, after = execute(state, command, actor=seat, seed=seed)
         return events + more, after
@@ -119,7 +119,7 @@ def game_command(*, user, game_id: int, body: Any, key: str | None) -> dict[str,
         # Our own retry landed first: this request is that one. (A sealed pass does not
         # move the seq, so its retry is refused with not_your_turn, not stale_seq: R26.)
         return stored
-    if paused_by_him:  # acting in a game his vacation paused ends it everywhere (README)
+    if paused_by_him:  # acting in a game his vacation paused ends it everywhere (docs/AWAY.md)
         vacations.end_on_acting(user)
     return answer
 

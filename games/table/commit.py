@@ -103,7 +103,7 @@ def commit(game_id: int, decide: Decision, expected_seq: int | None,
     R21 action is applied first and the command is judged after it, in a savepoint, so the
     deadline's events stay committed when the command is refused. The command then usually
     fails with stale_seq: the deadline's events landed before it, as any other command's
-    would have (README, Choices)."""
+    would have (docs/CHOICES.md)."""
     refused: ApiError | None = None
     try:
         with transaction.atomic():

@@ -1,5 +1,6 @@
-"""Overload in the browser: a `503 unavailable` with Retry-After (README, "Overload") is waited
-out and asked again by the page's one API door (api.js), instead of shown as a failure."""
+"""Overload in the browser: a `503 unavailable` with Retry-After (docs/PRODUCTION.md,
+Overload) is waited out and asked again by the page's one API door (api.js), instead of shown
+as a failure."""
 
 from __future__ import annotations
 

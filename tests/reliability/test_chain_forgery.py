@@ -100,7 +100,8 @@ def test_every_row_rehashed_but_the_sealed_head_left_is_refused_at_game_ended(ga
 @pytest.mark.django_db
 def test_a_resealed_forgery_passes_the_chain_but_not_the_head_a_player_kept(game):
     """A chain checks itself only: rewritten whole, it is consistent again. The proof is the
-    head each player got with game_ended (README: a player who keeps it can prove an edit)."""
+    head each player got with game_ended (docs/REPLAYS.md: a player who keeps it can prove an
+    edit)."""
     kept = GameEvent.objects.filter(game_id=game).order_by("seq").last().data["chain_head"]
     rewrite(forged(game, seq=seat_taken_seq(game), reseal=True))
     assert chain(game).ok

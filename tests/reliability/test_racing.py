@@ -176,7 +176,8 @@ def test_a_whole_game_of_racing_commands_keeps_a_whole_log_and_a_green_audit(
                 same_key.setdefault(key, []).append((answer.status_code, answer.json()))
         for key, (first, second) in same_key.items():
             # One key, one landed answer (compared as JSON: jsonb hands a stored answer back
-            # reordered). Refusals are not stored (README), so two refusals of one key may name
+            # reordered). Refusals are not stored (docs/CHOICES.md), so two refusals of one key
+            # may name
             # different losing races: a pass sealed meanwhile (R26) or a seq moved on.
             if 200 in (first[0], second[0]):
                 assert first == second, (first, second)

@@ -1,5 +1,5 @@
 """A socket never sends the same event twice, nor leaves a gap — resyncs included (issue 9,
-hole 6; README, Live stream).
+hole 6; docs/LIVE_STREAM.md).
 
 The rule: frames on one connection are never lost (TCP, in order), so a socket knows what its
 client was given: one contiguous run of events. A resync after `a` is answered with every

@@ -1,7 +1,7 @@
 """Sockets of the leak canary: every frame a websocket receives, kept as a `leaks.Capture`.
 
 Roles: each human seat's token, a spectator's token, no token at all, and a token nobody holds
-(it connects as a spectator, README "Live stream"). Each batch a socket receives is its events,
+(it connects as a spectator, docs/LIVE_STREAM.md). Each batch a socket receives is its events,
 then the view that closes it: the events are judged as received at that view's seq.
 """
 
@@ -51,7 +51,7 @@ class Watcher:
                 return
 
     async def resync(self, after: int) -> None:
-        """Ask for every event after `after` (README: the answer is those events, then a view)."""
+        """Ask for every event after `after` (docs/LIVE_STREAM.md: those events, then a view)."""
         await self.sock.send_json_to({"type": "resync", "after": after})
         await self.next_change("ws resync")
 

@@ -147,8 +147,8 @@ def test_with_the_runner_deployed_no_celery_task_waits_for_a_clock(settings, mon
     from sejmi.celery import app
 
     sent = []
-    monkeypatch.setattr(app.tasks[deadline.ADVANCE_TASK], "apply_async",
-                        lambda args, eta: sent.append((args, eta)))  # fmt: skip
+    monkeypatch.setattr(app, "send_task",  # the one way a task is sent (games.core.task_queue)
+                        lambda name, args, eta, queue: sent.append((name, args, eta)))  # fmt: skip
     settings.SEJMI_ALLOW_RIGGED, settings.SEJMI_SEND_TASKS = True, True
     alice, bob = make_player("alice"), make_player("bob")
     gid = start_game(alice, [bob], seats=2, options={"turn_deadline_s": 600}, rig={"first": 0})

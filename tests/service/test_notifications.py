@@ -554,7 +554,8 @@ def test_with_the_runner_deployed_the_runner_reminds_and_no_celery_task_waits(
     from games.notifications.models import DeadlineReminder
 
     sent: list[str] = []
-    monkeypatch.setattr(runner, "_send", lambda name, *args, eta=None: sent.append(name) or True)
+    monkeypatch.setattr(runner, "_send_task",
+                        lambda name, *args, eta=None: sent.append(name) or True)  # fmt: skip
     settings.SEJMI_SEND_TASKS, settings.SEJMI_ALLOW_RIGGED = True, True
     settings.SEJMI_DEADLINE_RUNNER = True
     anna, ben = player(None), player(None)

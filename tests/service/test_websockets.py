@@ -430,7 +430,8 @@ async def test_resync_sends_only_what_this_socket_never_sent_in_order_then_a_vie
         pushed += events
     assert await sock.receive_nothing(timeout=QUIET)
     assert seqs(pushed) == list(range(first["seq"] + 1, head + 1))
-    # From 0: only the events before the socket's first view, which it never sent (README).
+    # From 0: only the events before the socket's first view, which it never sent
+    # (docs/LIVE_STREAM.md).
     events, view = await resync(sock, 0)
     assert events == (await rest_events(table, 1, after=0))[: first["seq"]]
     assert seqs(events) == list(range(1, first["seq"] + 1))

@@ -45,7 +45,7 @@ export async function api(path, { method = "GET", body, key } = {}) {
     } catch (err) {
       throw new ApiError(0, "network", String(err && err.message ? err.message : err));
     }
-    // 503 `unavailable` (overload): again after its Retry-After, a few times (README). Safe
+    // 503 `unavailable` (overload): again after its Retry-After, a few times (docs/PRODUCTION.md). Safe
     // for a command too: it carries its Idempotency-Key.
     const wait = Number(response.headers.get("Retry-After"));
     if (response.status !== 503 || !wait || busy >= BUSY_RETRIES) break;

@@ -144,7 +144,7 @@ function addEvents(events) {
 // The websocket: events into the log (each once, in seq order: log.offer keeps one that came
 // after a gap until the gap fills), views drawn; on a drop "Reconnecting…", back-off
 // 0.5 s .. 10 s, then a new socket resyncs from the last seq shown. A socket never sends an
-// event twice, so a resync on it brings only what it has not sent (README, Live stream).
+// event twice, so a resync on it brings only what it has not sent (docs/LIVE_STREAM.md).
 let socket = null;
 let backoff = 500;
 let retry = null;
