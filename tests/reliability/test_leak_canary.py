@@ -94,9 +94,14 @@ async def test_a_delayed_games_spectators_receive_nothing_younger_than_the_delay
     # ...and the checker would see a payload that shows the present to a spectator.
     # (a view that was young when it came: one received late, DELAY events after its seq
     # under a loaded full run, is no leak to plant)
+    # "Young" is judged at the moment find_young judges it: the present the capture records
+    # (later than its arrival for a view received late under load), else its arrival.
+    def moment(c: Capture) -> int:
+        return c.at if c.present is None else c.present
+
     player_view = next(c for c in reversed(captures) if c.viewer == 0 and c.kind == VIEW
-                       and not truth.ended_by(c.at) and c.at - DELAY > truth.started
-                       and c.payload["seq"] > c.at - DELAY)  # fmt: skip
+                       and not truth.ended_by(moment(c)) and moment(c) - DELAY > truth.started
+                       and c.payload["seq"] > moment(c) - DELAY)  # fmt: skip
     as_spectator = replace(player_view, role="spectator", viewer=None)
     assert [leak.what for leak in find_young(truth, [as_spectator], DELAY)] == ["young"]
 
