@@ -8,7 +8,9 @@ again, and everything must equal the log. The first difference is named by its s
 A timeout (R21) is checked against the rule, not re-run: its record must name the awaited
 seats, followed by the bot's takeover of each seat whose timeouts in a row reached the option
 timeouts_to_bot (away.py); the acts R21 fixes (pass, left neighbour, parity/even, decline)
-must be exactly those, and the Kostič's play must be legal in the state before it. Which
+must be exactly those, values included, and the Kostič's play must be legal in the state
+before it. The audit spells R21's acts out itself (`r21_act`) instead of asking the code that
+made them (timeouts.py): a wrong act there would otherwise be checked against itself. Which
 legal play the built-in bot chose then is not the audit's business: a bot whose strategy
 changed since must not turn old games red.
 """
@@ -38,8 +40,9 @@ from .evolve import fold
 from .flow import auto_events
 from .legal import legal_commands
 from .rng import commitment
+from .rules import left_of
 from .standing import STANDING
-from .state import ENDED, GameState
+from .state import BET, BLOCK, CHOOSE_NEIGHBOR, ENDED, HANDOFF, GameState
 from .timeouts import timeout_acts
 
 Owed = list[tuple[int, Command | None]]  # a timeout's acts still to come: (seat, R21's act)
@@ -172,11 +175,29 @@ def _timed_out(state: GameState) -> tuple[list[Event], Owed]:
     """R21's record of a timeout, and the acts that must follow it; raises IllegalCommand."""
     if state.status == ENDED:
         raise game_over()
-    acts = timeout_acts(state)
-    if not acts:
+    seats = [seat for seat, _ in timeout_acts(state)]
+    if not seats:
         raise illegal("no decision is pending")
-    record = Event(ev.TIMED_OUT, {"phase": state.phase, "seats": [seat for seat, _ in acts]})
-    return [record, *takeovers(fold([record], state))], acts  # K in a row: the bot takes over
+    record = Event(ev.TIMED_OUT, {"phase": state.phase, "seats": seats})
+    owed = [(seat, r21_act(state, seat)) for seat in seats]
+    return [record, *takeovers(fold([record], state))], owed  # K in a row: the bot takes over
+
+
+def r21_act(state: GameState, seat: int) -> Command | None:
+    """R21 as the rules say it, for `seat` awaited at a timeout: block window → pass;
+    neighbour choice → the left neighbour (the next seat still in the game, seat+1 mod n);
+    duel bet → parity/even (heads with the duel coin, R34); handoff → decline; the Kostič's
+    play → None (any legal play)."""
+    phase = state.phase
+    if phase == BLOCK:
+        return Pass()
+    if phase == CHOOSE_NEIGHBOR:
+        return ChooseNeighbor(left_of(state, seat))
+    if phase == BET:
+        return Bet("coin", "heads") if state.options.get("duel_coin") else Bet("parity", "even")
+    if phase == HANDOFF:
+        return Handoff(None, None)
+    return None
 
 
 def _owed_command(state: GameState, e: Event, seat: int, act: Command | None) -> Command:
