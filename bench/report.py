@@ -52,7 +52,7 @@ def appends_md(a: dict) -> list[str]:
         row("eventsourcing `Application.save()`, one save per command", "es_app_cmd", ""),
         row("eventsourcing `PostgresApplicationRecorder.insert_events`, one event", "es_recorder",
             "the recorder alone"),
-        row("`services.game_command`, the whole write path, in-process", "game_command",
+        row("`table.commands.game_command`, the whole write path, in-process", "game_command",
             f"{_n(a['game_command_commands_per_s'])} commands/s; p50 "
             f"{a['game_command_ms_p50']} ms, p99 {a['game_command_ms_p99']} ms"),
         "",
