@@ -98,17 +98,13 @@ class LiveService:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
             conn.execute(f'CREATE DATABASE "{name}"')
         env = _service_env(db_url, channel_prefix=f"sejmi.{name}.")
-        migrate = subprocess.run(
-            [str(PYTHON), "manage.py", "migrate", "-v", "0"],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-        if migrate.returncode != 0:
-            _drop(admin, name)
-            raise RuntimeError(f"migrate failed:\n{migrate.stdout}\n{migrate.stderr}")
+        # As production: the owner migrates and grants; the server runs as the service role.
+        for step in (["migrate", "--database", "owner", "-v", "0"], _grant_step()):
+            done = subprocess.run([str(PYTHON), "manage.py", *step], cwd=ROOT, env=env,
+                                  capture_output=True, text=True, timeout=300)  # fmt: skip
+            if done.returncode != 0:
+                _drop(admin, name)
+                raise RuntimeError(f"{step[0]} failed:\n{done.stdout}\n{done.stderr}")
         port = _free_port()
         argv = [
             str(PYTHON),
@@ -154,6 +150,12 @@ class LiveService:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait(timeout=5)
         _drop(self.admin_url, self.database)
+
+
+def _grant_step() -> list[str]:
+    """`grant_service_role` for the role the tests run the service as (SEJMI_DB_ROLE), if any."""
+    role = os.environ.get("SEJMI_DB_ROLE")
+    return ["grant_service_role", "--role", role] if role else ["check"]
 
 
 def _service_env(db_url: str, channel_prefix: str) -> dict[str, str]:

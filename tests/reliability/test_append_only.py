@@ -26,6 +26,7 @@ from rest_framework.test import APIClient
 from games.core.models import GameEvent
 from games.table.models import PlayerSeat
 from replays.disputes import dispute_note_add, dispute_open
+from tests.db_roles import as_owner
 
 SERVICE_ROLE = "sejmi_app"
 EVENTS, NOTES = "games_gameevent", "replays_disputenote"
@@ -110,14 +111,17 @@ def rows(table: str) -> list[tuple]:
 def test_the_owner_is_refused_update_delete_and_truncate_by_the_triggers(note, table, statement):
     before = rows(table)
     assert before
-    refused(statement.format(t=table), f"{table} is append-only: (UPDATE|DELETE|TRUNCATE) refused")
+    with as_owner():
+        refused(statement.format(t=table),
+                f"{table} is append-only: (UPDATE|DELETE|TRUNCATE) refused")  # fmt: skip
     assert rows(table) == before
 
 
 @pytest.mark.django_db
 def test_truncate_by_cascade_from_the_games_table_is_refused(note):
     before = rows(EVENTS)
-    refused("TRUNCATE games_game CASCADE", f"{EVENTS} is append-only: TRUNCATE refused")
+    with as_owner():
+        refused("TRUNCATE games_game CASCADE", f"{EVENTS} is append-only: TRUNCATE refused")
     assert rows(EVENTS) == before
 
 

@@ -19,6 +19,7 @@ from games.core.codec import canonical_json
 from games.core.models import GameEvent
 from games.engine import events as ev
 from replays.verification import verify_game
+from tests.db_roles import as_owner
 from tests.reliability.test_append_only import ended_game, player
 
 TRIGGER = "games_event_append_only"
@@ -31,8 +32,9 @@ def game(db, settings) -> int:
 
 
 def rewrite(rows: list[GameEvent]) -> None:
-    """Store `rows` over the game's rows, the way only the owner could: trigger off."""
-    with connection.cursor() as cursor:
+    """Store `rows` over the game's rows, the way only the owner could: trigger off (the tests
+    run the service as its role: this steps out of it, and back)."""
+    with as_owner(), connection.cursor() as cursor:
         cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
         cursor.execute(f"ALTER TABLE games_gameevent DISABLE TRIGGER {TRIGGER}")
         try:
@@ -98,12 +100,16 @@ def test_every_row_rehashed_but_the_sealed_head_left_is_refused_at_game_ended(ga
 
 
 @pytest.mark.django_db
-def test_a_resealed_forgery_passes_the_chain_but_not_the_head_a_player_kept(game):
-    """A chain checks itself only: rewritten whole, it is consistent again. The proof is the
-    head each player got with game_ended (docs/REPLAYS.md: a player who keeps it can prove an
-    edit)."""
+def test_a_resealed_forgery_passes_the_chain_but_not_the_signature_nor_the_kept_head(game):
+    """A chain checks itself only: rewritten whole, it is consistent again. What gives it away
+    is what its forger cannot make: the service's signature of the end (issue 21: the audit
+    then said chain_ok), and the head each player got with game_ended (docs/REPLAYS.md)."""
     kept = GameEvent.objects.filter(game_id=game).order_by("seq").last().data["chain_head"]
     rewrite(forged(game, seq=seat_taken_seq(game), reseal=True))
     assert chain(game).ok
     last = GameEvent.objects.filter(game_id=game).order_by("seq").last()
     assert last.data["chain_head"] != kept
+    signature = verify_game(game).check("signature")
+    assert not signature.ok and signature.first_bad_seq == last.seq
+    audit = APIClient().get(f"/api/games/{game}/audit/").json()
+    assert not audit["chain_ok"] and not audit["signature_ok"]

@@ -18,6 +18,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games.chat.models import ChatHiding, ChatMessage
+from tests.db_roles import as_owner
 from tests.service.api_helpers import assert_error
 from tests.service.conftest import register
 from tests.service.test_websockets import QUIET, TIMEOUT, communicator
@@ -257,7 +258,8 @@ def test_chat_rows_are_append_only_in_postgresql(duel):
     for sql in ["UPDATE games_chatmessage SET text = 'rewritten'", "DELETE FROM games_chatmessage",
                 "TRUNCATE games_chatmessage CASCADE", "UPDATE games_chathiding SET reason = ''",
                 "DELETE FROM games_chathiding", "TRUNCATE games_chathiding"]:  # fmt: skip
-        with pytest.raises(DatabaseError, match="append-only"):
+        # The triggers bind even the tables' owner (the service's role has no such rights).
+        with pytest.raises(DatabaseError, match="append-only"), as_owner():
             with transaction.atomic(), connection.cursor() as cursor:
                 cursor.execute(sql)
     assert ChatMessage.objects.get().text == "written once"
@@ -290,6 +292,18 @@ def test_staff_hide_a_message_players_see_it_hidden_the_hiding_is_recorded(duel)
     [hiding] = ChatHiding.objects.all()
     assert (hiding.by.username, hiding.reason, hiding.message_id) == (
         duel.staff.username, "insult", rude["id"])  # fmt: skip
+
+
+@pytest.mark.django_db
+def test_hiding_a_message_of_another_game_is_404_and_hides_nothing(duel, settings):
+    """Issue 21: through another game's URL a message is not found (it was a 500 as the
+    service role, whose SELECT FOR UPDATE needs a right it lacks)."""
+    other = start(2, rig=END_RIG)
+    said = duel.post(duel.seats[0], "table", "hello").json()
+    elsewhere = Game(other.gid, other.seats, other.spectator, duel.staff, other.anonymous)
+    assert_error(hide(elsewhere, duel.staff, said["id"]), 404, "not_found")
+    assert not ChatHiding.objects.exists()
+    assert [m["hidden"] for m in duel.read(duel.seats[1], "table").json()["messages"]] == [False]
 
 
 @pytest.mark.django_db
