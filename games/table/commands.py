@@ -109,7 +109,8 @@ def game_command(*, user, game_id: int, body: Any, key: str | None) -> dict[str,
                               answer=answer)  # fmt: skip
 
     try:
-        commit(game_id, decide, expected_seq=expected, then=remember, deadline_first=True)
+        commit(game_id, decide, expected_seq=expected, then=remember, deadline_first=True,
+               player=user)
     except ApiError:  # refused, or the key's unique row collided (_lost_race)
         if key is None:
             raise

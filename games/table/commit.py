@@ -18,6 +18,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -94,10 +95,14 @@ def _standing_answers(game_id: int, before: GameState, after: GameState,
 
 def commit(game_id: int, decide: Decision, expected_seq: int | None,
             then: Callable[[Committed], None] | None = None, *,
-            deadline_first: bool = False) -> Committed:  # fmt: skip
+            deadline_first: bool = False, player: Any = None) -> Committed:  # fmt: skip
     """Load → decide → append → project, in one transaction. The projection's row lock makes
     commands on one game queue (a loser then sees the new seq: stale_seq); the unique
     (game, seq) constraint stays the final guard.
+
+    `player` (a user's command): who may act comes before which seq (boardgame.io's order):
+    anyone without a seat is refused `forbidden` before the seq or the deadline is looked at,
+    so the answer tells a spectator of a delayed game nothing of the present.
 
     `deadline_first` (a player's command): if the pending decision's deadline has passed, its
     R21 action is applied first and the command is judged after it, in a savepoint, so the
@@ -110,6 +115,8 @@ def commit(game_id: int, decide: Decision, expected_seq: int | None,
             proj = projections.lock(game_id)
             if proj is None:
                 raise not_found()
+            if player is not None and not _seated(proj, player):
+                raise ApiError(Code.FORBIDDEN, "only the game's players send commands")
             if not (deadline_first and deadline.overdue(proj, timezone.now())):
                 return _apply(proj, decide, expected_seq, then)
             _apply_deadline(proj)
@@ -124,6 +131,11 @@ def commit(game_id: int, decide: Decision, expected_seq: int | None,
         raise _lost_race() from None
     assert refused is not None
     raise refused
+
+
+def _seated(proj: GameProjection, user) -> bool:
+    """Whether `user` holds a seat (the projection's names; "bot" is no user's name)."""
+    return bool(getattr(user, "is_authenticated", False)) and user.username in (proj.players or ())
 
 
 def _lost_race() -> ApiError:

@@ -106,7 +106,8 @@ CASES = {
         409,
         "not_your_turn",
     ),  # fmt: skip
-    "a spectator plays": ("spectator", GOOD, 409, "not_your_turn"),
+    # Who may act comes before which seq (issue 21): a non-player is refused for that alone.
+    "a spectator plays": ("spectator", GOOD, 403, "forbidden"),
     # R35: the command breaks a rule
     "an unknown card": ("kostic", play(card="C99"), 422, "illegal_move"),
     "a card id in lower case": ("kostic", play(card="c34"), 422, "illegal_move"),
@@ -177,6 +178,18 @@ def test_a_stale_expected_seq_is_409_stale_seq(game, offset):
     before = unchanged(game)
     answer = send_case(game, "kostic", {**GOOD, "expected_seq": game.seq + offset})
     assert_error(answer, 409, "stale_seq")
+    assert unchanged(game) == before
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("offset", [-1, 0, 1, 1000])
+def test_a_non_players_command_is_forbidden_whatever_its_seq_and_names_no_seq(game, offset):
+    """Issue 21: a delayed spectator learned the present from `stale_seq` ("expected_seq 0 is
+    not the last seq 411"). Who may act is checked first, and the answer tells no seq."""
+    before = unchanged(game)
+    answer = send_case(game, "spectator", {**GOOD, "expected_seq": game.seq + offset})
+    assert_error(answer, 403, "forbidden")
+    assert not any(ch.isdigit() for ch in answer.json()["error"]["message"])
     assert unchanged(game) == before
 
 

@@ -110,17 +110,20 @@ async def rest_events_of(duel, seat: int) -> list[dict]:
     return answer.json()["events"]
 
 
+@pytest.mark.parametrize("offset", [0, -1])  # issue 21: a stale seq tells a spectator nothing
 @pytest.mark.parametrize("who", ["spectator", "anonymous"])
-async def test_a_spectators_or_anonymous_command_is_forbidden(table, sockets, make_player, who):
+async def test_a_spectators_or_anonymous_command_is_forbidden(table, sockets, make_player, who,
+                                                              offset):  # fmt: skip
     token = None
     if who == "spectator":
         other = await sync_to_async(make_player)()
         token = await sync_to_async(lambda: Token.objects.get(user__username=other.username).key)()
     sock, view = await sockets(table.gid, token)
     before = await count_events(table.gid)
-    answer = await send_command(sock, "x", {"expected_seq": view["seq"], **PLAY})
+    answer = await send_command(sock, "x", {"expected_seq": view["seq"] + offset, **PLAY})
     assert answer["type"] == "error" and answer["id"] == "x"
     assert answer["error"]["code"] == "forbidden"
+    assert not any(ch.isdigit() for ch in answer["error"]["message"])
     assert await count_events(table.gid) == before
 
 
