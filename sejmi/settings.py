@@ -42,6 +42,10 @@ def env_list(name: str, default: str) -> list[str]:
 
 
 SECRET_KEY = os.environ.get("SECRET_KEY", "django-insecure-dev-only-change-me")
+# The key that signs games' heads (games.core.signing): the private seed as hex, or a file
+# holding it; the database never sees it. Default: `signing.key` beside manage.py, made once.
+SEJMI_SIGNING_KEY = os.environ.get("SEJMI_SIGNING_KEY", "")
+SEJMI_SIGNING_KEY_FILE = os.environ.get("SEJMI_SIGNING_KEY_FILE", str(BASE_DIR / "signing.key"))
 DEBUG = env_bool("DEBUG", True)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 
@@ -125,6 +129,14 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql"):
         "timeout": float(os.environ.get("SEJMI_DB_POOL_TIMEOUT", "2")),
         "max_waiting": int(os.environ.get("SEJMI_DB_POOL_MAX_WAITING", "64")),
     }
+# SEJMI_DB_ROLE: connect with DATABASE_URL's user, then act as this role (SET ROLE on every new
+# connection). The test suite runs the service so, as the role `grant_service_role` makes, so
+# a statement that needs a right production's service lacks fails in `make test` (issue 21);
+# the "owner" alias (migrations, grants) keeps the login user.
+# (Set at connection start, `-c role=`: Django's own `assume_role` runs a query from inside the
+# pool's connect callback, which waits on the pool itself and times out.)
+if os.environ.get("SEJMI_DB_ROLE") and DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    DATABASES["default"]["OPTIONS"]["options"] = f"-c role={os.environ['SEJMI_DB_ROLE']}"
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # `make run`: the web threads and the deadline runner write concurrently; wait, don't fail.
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
@@ -158,9 +170,10 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
-        "rest_framework.throttling.ScopedRateThrottle",
+        # DRF's, failing open while the cache's Redis is away (games.api.throttles)
+        "games.api.throttles.AnonRateThrottle",
+        "games.api.throttles.UserRateThrottle",
+        "games.api.throttles.ScopedRateThrottle",
     ],
     # Behind a load balancer (docker-compose's HAProxy) every request comes from the balancer's
     # address: with NUM_PROXIES=1 the throttles take the client's from X-Forwarded-For, as the
@@ -201,14 +214,26 @@ SPECTACULAR_SETTINGS = {
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 
+# Every Redis client gives up on a Redis that takes the connection and never answers (a network
+# partition, not a crash) after these many seconds, connecting and per call: the cache's, the
+# channel layer's, the blocking publish's and Celery's (issue 21: the site froze for minutes).
+REDIS_TIMEOUT_S = float(os.environ.get("SEJMI_REDIS_TIMEOUT_S", "1"))
+
+
+def redis_cache(url: str) -> dict:
+    """A Django cache on the Redis at `url`, with the timeouts above."""
+    return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url,
+            "OPTIONS": {"socket_connect_timeout": REDIS_TIMEOUT_S,
+                        "socket_timeout": REDIS_TIMEOUT_S}}  # fmt: skip
+
+
 # Websocket tickets (games/live/tickets.py) and throttle counters live in the cache: with several
-# web
-# workers it must be one they share, a Redis (CACHE_URL, e.g. redis://redis:6379/1 — not the
-# channel layer's database: a cache may be cleared whole). Default: each process's memory.
+# web workers it must be one they share, a Redis (CACHE_URL, e.g. redis://redis:6379/1 — not the
+# channel layer's database: a cache may be cleared whole). Default: each process's memory. While
+# it is away throttles let requests through and tickets answer 503 (games.api.throttles).
 CACHE_URL = os.environ.get("CACHE_URL", "")
 if CACHE_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                          "LOCATION": CACHE_URL}}  # fmt: skip
+    CACHES = {"default": redis_cache(CACHE_URL)}
 
 
 def _channel_prefix() -> str:
@@ -234,7 +259,10 @@ if REDIS_URL:
             # games.core.pubsub: one decode per received message per process, and a blocking
             # publish for synchronous code.
             "BACKEND": "games.core.pubsub.PubSubLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": CHANNEL_PREFIX},
+            # A subscriber waits for messages as long as it likes: only connecting is timed.
+            "CONFIG": {"hosts": [{"address": REDIS_URL,
+                                  "socket_connect_timeout": REDIS_TIMEOUT_S}],
+                       "prefix": CHANNEL_PREFIX},  # fmt: skip
         },
     }
     CELERY_BROKER_URL = REDIS_URL
@@ -268,7 +296,9 @@ CELERY_RESULT_BACKEND_THREAD_SAFE = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"health_check_interval": 10, "socket_keepalive": True}
+CELERY_BROKER_TRANSPORT_OPTIONS = {"health_check_interval": 10, "socket_keepalive": True,
+                                   "socket_connect_timeout": REDIS_TIMEOUT_S,
+                                   "socket_timeout": 5 * REDIS_TIMEOUT_S}  # fmt: skip
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep", "schedule": 5.0},
     # Notifications (games.notifications.runner): the sweeper behind each fast path, and the

@@ -40,7 +40,10 @@ def _message(detail) -> str:
 def exception_handler(exc, context):
     """DRF's hook: our ApiError, DRF's own exceptions and Django's 404/403, in one shape."""
     if isinstance(exc, ApiError):
-        return Response(exc.body(), status=exc.status)
+        response = Response(exc.body(), status=exc.status)
+        if exc.code is Code.UNAVAILABLE:  # a moment's outage: say when to come back
+            response["Retry-After"] = str(RETRY_AFTER_S)
+        return response
     if pool_exhausted(exc):  # answered here, before Django would log its traceback (cost)
         return busy_response()
     if isinstance(exc, RequestDataTooBig):

@@ -30,6 +30,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from channels_redis.pubsub import RedisPubSubChannelLayer, _consistent_hash
 from channels_redis.utils import decode_hosts
+from django.conf import settings
 
 KEPT = 256  # decoded messages remembered: a batch reaches its sockets within a few loop turns
 
@@ -68,8 +69,14 @@ class PubSubLayer(RedisPubSubChannelLayer):
     def _redis_clients(self) -> list[redis.Redis]:
         with self._lock:
             if self._clients is None or self._clients[0] != os.getpid():  # new, or forked
-                self._clients = (os.getpid(), [redis.Redis.from_url(h) for h in self._hosts])
+                self._clients = (os.getpid(), [self._client(h) for h in self._hosts])
             return self._clients[1]
+
+    @staticmethod
+    def _client(url: str) -> redis.Redis:
+        """A publishing client that gives up on a Redis that never answers (settings)."""
+        timeout = settings.REDIS_TIMEOUT_S
+        return redis.Redis.from_url(url, socket_connect_timeout=timeout, socket_timeout=timeout)
 
 
 # --- sending from synchronous code: the one way every broadcast goes -------------------------

@@ -4,7 +4,8 @@ gap, the socket is closed with 1013 (RFC 6455, Try Again Later); its client reco
 back-off and resyncs from its last seq (docs/LIVE_STREAM.md), so nothing is lost. Without this
 the consumer died with a traceback and the handshake got an HTTP 500. One log line per socket,
 not a traceback: under overload, formatting tracebacks cost more CPU than the requests did.
-(A command over the socket is answered `unavailable` instead: games.live.consumer.)"""
+(A command over the socket is answered `unavailable` instead: games.live.consumer.) The same
+close answers a ticket that cannot be looked up while the cache's Redis is away."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import logging
 from django.db import DatabaseError
 
 from games.api.handlers import pool_exhausted
+from games.live.tickets import CacheAway
 
 log = logging.getLogger(__name__)
 
@@ -35,10 +37,12 @@ class OverloadGuard:
 
         try:
             return await self.app(scope, receive, tracked)
-        except DatabaseError as err:
-            if not pool_exhausted(err):
+        except (DatabaseError, CacheAway) as err:
+            if isinstance(err, DatabaseError) and not pool_exhausted(err):
                 raise
-            log.warning("database pool exhausted: socket %s closed 1013", scope.get("path"))
+            away = isinstance(err, CacheAway)
+            what = "ticket cache unreachable" if away else "database pool exhausted"
+            log.warning("%s: socket %s closed 1013", what, scope.get("path"))
             if not accepted:  # a close before the handshake reaches the client as HTTP 403
                 await send({"type": "websocket.accept"})
             await send({"type": "websocket.close", "code": TRY_AGAIN_LATER})
