@@ -1,7 +1,7 @@
 """Migration operations that make a table append-only on PostgreSQL (game events, dispute
-notes, chat messages and their hidings): a row trigger refuses UPDATE and DELETE, a statement
-trigger refuses TRUNCATE (which fires no row trigger). Other databases get nothing (make run's
-SQLite).
+notes, chat messages and their hidings, the signatures of games' heads): a row trigger refuses
+UPDATE and DELETE, a statement trigger refuses TRUNCATE (which fires no row trigger). Other
+databases get nothing (make run's SQLite).
 
 Triggers bind the tables' owner too, unless the owner switches them off on purpose; the
 service itself connects as a role that may only read and append them, and may not switch
@@ -17,6 +17,7 @@ APPEND_ONLY = {
     "replays_disputenote": ("replays_note_append_only", "replays_note_no_truncate"),
     "games_chatmessage": ("games_chat_append_only", "games_chat_no_truncate"),
     "games_chathiding": ("games_chat_hiding_append_only", "games_chat_hiding_no_truncate"),
+    "games_headsignature": ("games_head_signature_append_only", "games_head_signature_no_truncate"),
 }
 
 

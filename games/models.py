@@ -8,6 +8,7 @@ from games.core.models import (
     GameEvent,
     GameProjection,
     GameSnapshot,
+    HeadSignature,
     IdempotentAnswer,
     SealedPass,
 )
@@ -30,7 +31,8 @@ from games.table.models import (
 
 __all__ = [
     "ChatHiding", "ChatMessage", "DeadlineReminder", "Game", "GameEvent", "GameProjection",
-    "GameSnapshot", "IdempotentAnswer", "Notification", "NotificationCursor", "NotificationPrefs",
-    "OutboxMail", "PlayerRating", "PlayerSeat", "PlayerStats", "Presence", "RatedGame",
-    "RatingChange", "SealedPass", "StandingOrder", "VacationDeclaration", "VacationEnd",
+    "GameSnapshot", "HeadSignature", "IdempotentAnswer", "Notification", "NotificationCursor",
+    "NotificationPrefs", "OutboxMail", "PlayerRating", "PlayerSeat", "PlayerStats", "Presence",
+    "RatedGame", "RatingChange", "SealedPass", "StandingOrder", "VacationDeclaration",
+    "VacationEnd",
 ]

@@ -1,11 +1,14 @@
 """Self-contained game files (JSON Lines): a header, then every event with its hash.
 
     {"format": "sejmi-game", "version": 1, "variant", "seats", "deck", "players",
-     "seed_commitment", "seed" (once ended, else null), "status", "events", "head_hash", ...}
+     "seed_commitment", "seed" (once ended, else null), "status", "events", "head_hash",
+     "public_key", "signatures": [{"seq", "head_hash", "signature"}], ...}
     {"seq", "type", "v", "data", "at", "prev_hash", "hash"}   one line per event
 
-`read_file` parses and checks a file without a database; `import_file` loads a verified,
-finished game into this installation under a new id (the chain is kept as it was).
+`read_file` parses and checks a file without a database; `verify_file` checks it offline, the
+signatures by a public key known beforehand (GET /api/signing-key/ of the service that made
+it) or else the one the header names; `import_file` loads a verified, finished game into this
+installation under a new id (the chain is kept as it was, and this service signs its head).
 """
 
 from __future__ import annotations
@@ -21,13 +24,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.accounts.services import IMPORTER
-from games.core import event_store
+from games.core import event_store, signing
 from games.core.codec import iso
 from games.core.models import Game, GameEvent
 from games.engine import GameState, fold
 from games.engine.events import GAME_ENDED
 from games.table.projections import rebuild_game
-from replays.verification import Check, Report, verify_record
+from replays.verification import Check, Report, Signed, stored_signatures, verify_record
 
 FORMAT, VERSION = "sejmi-game", 1
 
@@ -53,6 +56,9 @@ def export_lines(game_id: int) -> Iterator[str]:
         "format": FORMAT, "version": VERSION, "game": game_id, **describe(state),
         "seed": bytes(game.seed).hex() if ended else None, "events": len(rows),
         "head_hash": rows[-1].hash if rows else event_store.GENESIS,
+        "public_key": signing.public_key(),
+        "signatures": [{"seq": s.seq, "head_hash": s.head_hash, "signature": s.signature}
+                       for s in stored_signatures(game_id)],
         "exported_at": iso(timezone.now()),
     }  # fmt: skip
     yield json.dumps(header, ensure_ascii=False)
@@ -116,12 +122,29 @@ def _is_hex(text: str) -> bool:
     return True
 
 
-def verify_file(f: GameFile) -> Report:
-    """Chain, head and length (the header's), seed, rules, as for a stored game
-    (replays.verification), then whether the header describes the game its events make."""
+def verify_file(f: GameFile, *, public_key: str | None = None) -> Report:
+    """Chain, signatures, head and length (the header's), seed, rules, as for a stored game
+    (replays.verification), then whether the header describes the game its events make. The
+    signatures are checked by `public_key` (known beforehand), else by the header's."""
     report = verify_record(f.rows, seed=f.seed, head_hash=f.header.get("head_hash"),
-                           length=f.header.get("events"))  # fmt: skip
+                           length=f.header.get("events"), signed=_signed(f.header),
+                           public_key=public_key or _text(f.header.get("public_key")))  # fmt: skip
     return Report([*report.checks, _header(f)], report.head_hash, report.length)
+
+
+def _signed(header: dict[str, Any]) -> list[Signed]:
+    """The header's signed heads; a malformed entry is kept as one that cannot verify."""
+    found = header.get("signatures")
+    out = []
+    for s in found if isinstance(found, list) else []:
+        s = s if isinstance(s, dict) else {}
+        seq = s.get("seq") if isinstance(s.get("seq"), int) else -1
+        out.append(Signed(seq, _text(s.get("head_hash")) or "", _text(s.get("signature")) or ""))
+    return out
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
 
 
 def _header(f: GameFile) -> Check:
@@ -151,5 +174,6 @@ def import_file(f: GameFile, *, username: str = IMPORTER) -> int:
         for r in f.rows:
             r.game = game
         GameEvent.objects.bulk_create(f.rows)
+        event_store.sign_head(game.pk)  # this service vouches for the file it verified
         rebuild_game(game.pk)
     return game.pk

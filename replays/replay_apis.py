@@ -6,17 +6,18 @@ from __future__ import annotations
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games.api.base import Api, answers, choice_param, int_param
-from games.core import event_store
+from games.core import event_store, signing
 from games.core.errors import ApiError
 from games.engine.errors import Code
 from games.engine.state import VARIANTS
 from games.table import lobby, selectors, spectating
-from games.table.serializers import AuditSerializer, ViewSerializer
+from games.table.serializers import ViewSerializer
 from replays import selectors as replay_selectors
 from replays.exports import export_lines
 from replays.markers import markers
@@ -52,6 +53,43 @@ class ReplayApi(Api):
     def get(self, request: Request, game_id: int) -> Response:
         at = int_param(request, "at")
         return Response(replay_selectors.replay(game_id, request.user, at=at))
+
+
+class AuditSerializer(serializers.Serializer):
+    seed = serializers.CharField(help_text="32 bytes as 64 hex digits")
+    seed_commitment = serializers.CharField(allow_null=True, help_text="SHA-256 of the seed")
+    seed_ok = serializers.BooleanField()
+    chain_ok = serializers.BooleanField(
+        help_text="the hash chain holds and every signed head verifies (signature_ok)")
+    signature_ok = serializers.BooleanField(
+        help_text="every signature verifies with public_key; an ended game's end is signed")
+    public_key = serializers.CharField(help_text="the service's Ed25519 public key, hex")
+    head_hash = serializers.CharField()
+    first_bad_seq = serializers.IntegerField(allow_null=True)
+    reason = serializers.CharField(allow_null=True)
+    replay_ok = serializers.BooleanField()
+
+
+class SigningKeySerializer(serializers.Serializer):
+    algorithm = serializers.CharField(help_text="ed25519")
+    public_key = serializers.CharField(help_text="32 bytes as 64 hex digits")
+    key_id = serializers.CharField(help_text="the first 16 hex digits of its SHA-256")
+    signs = serializers.CharField()
+
+
+class SigningKeyApi(Api):
+    """The key the service signs games' heads with (docs/INTEGRITY.md): keep it, and check any
+    export or audit by it alone."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=answers(200, SigningKeySerializer))
+    def get(self, request: Request) -> Response:
+        key = signing.public_key()
+        return Response({"algorithm": signing.ALGORITHM, "public_key": key,
+                         "key_id": signing.key_id(key),
+                         "signs": signing.message(0, "<head_hash>").decode().replace(
+                             ":0:", ":<seq>:")})  # fmt: skip
 
 
 class AuditApi(Api):

@@ -8,6 +8,7 @@ from replays import apis, replay_apis
 urlpatterns = [
     path("games/<int:game_id>/replay/", replay_apis.ReplayApi.as_view(), name="replay"),
     path("games/<int:game_id>/audit/", replay_apis.AuditApi.as_view(), name="audit"),
+    path("signing-key/", replay_apis.SigningKeyApi.as_view(), name="signing-key"),
     path("games/<int:game_id>/disputes/", apis.GameDisputesApi.as_view(), name="game-disputes"),
     path("disputes/", apis.DisputesApi.as_view(), name="disputes"),
     path("disputes/<int:dispute_id>/", apis.DisputeApi.as_view(), name="dispute"),

@@ -2,6 +2,9 @@
 
 A record is checked in named steps, each naming the first bad seq and why:
 - chain: every row's hash covers the previous hash and its own content (event_store);
+- signature: every signed head (games.core.signing) verifies with the service's public key and
+  names a row of the chain, and an ended game's last event is signed: the chain alone can be
+  extended by anyone who may append, a signature only by the holder of the key;
 - head, length: the chain ends where its file header says (exported files; a header without
   them fails, since a cut log is a valid prefix of its game);
 - seed: the revealed seed matches the commitment published in the first event;
@@ -19,7 +22,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from games.core import event_store
+from games.core import event_store, signing
 from games.core.codec import state_to_json
 from games.core.errors import ApiError, not_found
 from games.core.models import Game, GameEvent, GameProjection
@@ -65,13 +68,26 @@ class Report:
 UNCHECKED: Any = object()  # verify_record's head_hash / length: not asked (stored games)
 
 
+@dataclass(frozen=True)
+class Signed:
+    """A signed head: what games.core.signing signed, and the signature (hex)."""
+
+    seq: int
+    head_hash: str
+    signature: str
+
+
 def verify_record(rows: list[GameEvent], *, seed: bytes | None, head_hash: Any = UNCHECKED,
-                  length: Any = UNCHECKED) -> Report:  # fmt: skip
+                  length: Any = UNCHECKED, signed: list[Signed] | None = None,
+                  public_key: str | None = None) -> Report:  # fmt: skip
     """Check stored or file rows; `seed` None (a game not ended) checks the chain only. A file
     passes its header's head_hash and event count: missing ones (None) fail their check, since
-    without them a file cut short is a valid prefix."""
+    without them a file cut short is a valid prefix. `signed` (with the `public_key` to check
+    them by) adds the signature check."""
     chain = event_store.verify_chain(rows)
     checks = [Check("chain", chain.ok, chain.first_bad_seq, chain.reason)]
+    if signed is not None:
+        checks.append(_signatures(rows, signed, public_key))
     if head_hash is not UNCHECKED:
         checks.append(_head(chain, head_hash))
     if length is not UNCHECKED:
@@ -82,6 +98,26 @@ def verify_record(rows: list[GameEvent], *, seed: bytes | None, head_hash: Any =
         checks.append(_rederive(rows, seed))
         checks.append(_rules(rows, seed))
     return Report(checks, chain.head_hash, len(rows))
+
+
+def _signatures(rows: list[GameEvent], signed: list[Signed], public_key: str | None) -> Check:
+    """Every signature verifies and names a row of this chain; an ended game's head is signed
+    (a forged append after the end is no signed head; a forged signature does not verify)."""
+    if not public_key:
+        return Check("signature", False, None, "no public key to check the signatures by")
+    hashes = {r.seq: r.hash for r in rows}
+    for s in sorted(signed, key=lambda s: s.seq):
+        if not signing.verify(public_key, s.seq, s.head_hash, s.signature):
+            return Check("signature", False, s.seq, f"the signature of seq {s.seq} is not valid")
+        if hashes.get(s.seq) != s.head_hash:
+            return Check("signature", False, s.seq, f"seq {s.seq} is not the head that was signed")
+    ended = next((r.seq for r in rows if r.type == ev.GAME_ENDED), None)
+    if ended is not None:
+        last = max((s.seq for s in signed), default=0)
+        if last < len(rows):
+            bad = ended if last < ended else last + 1
+            return Check("signature", False, bad, "the game's end is not the last signed head")
+    return Check("signature", True)
 
 
 def _check(name: str, ok: bool, why: str, seq: int | None = None) -> Check:
@@ -108,9 +144,14 @@ def verify_game(game_id: int) -> Report:
     """Every check of a stored game, with its (secret until the end) seed."""
     game = Game.objects.get(pk=game_id)
     rows = event_store.load(game_id)
-    report = verify_record(rows, seed=bytes(game.seed))
+    report = verify_record(rows, seed=bytes(game.seed), signed=stored_signatures(game_id),
+                           public_key=signing.public_key())  # fmt: skip
     proj = GameProjection.objects.filter(game_id=game_id).first()
     return Report([*report.checks, _replay(rows, proj)], report.head_hash, report.length)
+
+
+def stored_signatures(game_id: int) -> list[Signed]:
+    return [Signed(s.seq, s.head_hash, s.signature) for s in event_store.signatures(game_id)]
 
 
 def audit_for_user(*, game_id: int, user) -> dict[str, Any]:
@@ -128,19 +169,24 @@ def audit_report(game_id: int) -> dict[str, Any]:
     """API.md's audit answer (seed, seed_commitment, chain_ok, head_hash, replay_ok) and the
     other checks, each with its first bad seq and reason."""
     report = verify_game(game_id)
-    chain, seed, rederived, rules, replay = (
-        report.check(n) for n in ("chain", "seed", "rederive", "rules", "replay")
+    chain, signature, seed, rederived, rules, replay = (
+        report.check(n) for n in ("chain", "signature", "seed", "rederive", "rules", "replay")
     )
+    # A record extended by anyone without the key is no chain of this service's: chain_ok
+    # says so (API.md), and signature_ok says why.
+    broken = chain if not chain.ok else signature
     rows = GameEvent.objects.filter(game_id=game_id, seq=1)
     return {
         "seed": bytes(Game.objects.get(pk=game_id).seed).hex(),
         "seed_commitment": _commitment(list(rows)),
         "seed_ok": seed.ok,
         "rederive_ok": rederived.ok,
-        "chain_ok": chain.ok,
+        "chain_ok": chain.ok and signature.ok,
+        "signature_ok": signature.ok,
+        "public_key": signing.public_key(),
         "head_hash": report.head_hash,
-        "first_bad_seq": chain.first_bad_seq,
-        "reason": chain.reason,
+        "first_bad_seq": broken.first_bad_seq,
+        "reason": broken.reason,
         "replay_ok": replay.ok,
         "rules_ok": rules.ok,
         "rules_first_bad_seq": rules.first_bad_seq,

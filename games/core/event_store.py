@@ -10,15 +10,16 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 
-from games.core import plain_sql
+from games.core import plain_sql, signing
 from games.core.codec import canonical_json, iso, state_from_json
-from games.core.models import GameEvent, GameSnapshot
+from games.core.models import GameEvent, GameSnapshot, HeadSignature
 from games.engine import Event, GameState, fold
 from games.engine.events import GAME_ENDED
 
 GENESIS = "0" * 64
+CHECKPOINT_EVERY = 100  # every so many events the head is signed (and a snapshot is written)
 
 
 def event_hash(prev_hash: str, seq: int, type_: str, v: int, data: dict, at: datetime) -> str:
@@ -39,7 +40,34 @@ def append(*, game_id: int, head_seq: int, head_hash: str, events: list[Event],
                               at=at, prev_hash=prev, hash=h))  # fmt: skip
         prev = h
     _insert(rows)
+    sign(game_id, [r for r in rows if r.seq % CHECKPOINT_EVERY == 0 or r.type == GAME_ENDED])
     return rows
+
+
+def sign(game_id: int, heads: list[GameEvent]) -> None:
+    """The service signs these heads (games.core.signing), in the transaction that appends
+    them: a game's end, and every checkpoint."""
+    if not heads:
+        return
+    key = signing.key_id(signing.public_key())
+    now = datetime.now(UTC)
+    plain_sql.insert(HeadSignature, ("game", "seq", "head_hash", "key_id", "signature", "at"),
+                     [(game_id, r.seq, r.hash, key, signing.sign(r.seq, r.hash), now)
+                      for r in heads])  # fmt: skip
+
+
+def sign_head(game_id: int) -> None:
+    """Sign a stored game's last event (an imported game's end, signed as this service read
+    it), if it is not signed yet."""
+    last = GameEvent.objects.filter(game_id=game_id).order_by("-seq").first()
+    if last is not None and not HeadSignature.objects.filter(game_id=game_id,
+                                                             seq=last.seq).exists():  # fmt: skip
+        sign(game_id, [last])
+
+
+def signatures(game_id: int) -> list[HeadSignature]:
+    """The game's signed heads, by seq."""
+    return list(HeadSignature.objects.filter(game_id=game_id).order_by("seq"))
 
 
 COLUMNS = ("game", "seq", "type", "v", "data", "at", "prev_hash", "hash")

@@ -132,3 +132,21 @@ class SealedPass(models.Model):
             )
         ]
         ordering = ["game", "window_seq", "id"]  # the order received
+
+
+class HeadSignature(models.Model):
+    """The service's Ed25519 signature of a game's head (games.core.signing): written with the
+    events it covers, at every checkpoint (each CHECKPOINT_EVERY-th event) and at game_ended.
+    Rows are only ever inserted; the key that made them is not in the database."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="+")
+    seq = models.PositiveIntegerField()
+    head_hash = models.CharField(max_length=64)
+    key_id = models.CharField(max_length=16)
+    signature = models.CharField(max_length=128)
+    at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="head_signature_game_seq")
+        ]

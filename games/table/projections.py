@@ -25,7 +25,7 @@ from games.ratings import services as ratings
 from games.table import deadline
 from games.table.models import PlayerSeat, PlayerStats
 
-SNAPSHOT_EVERY = 100
+SNAPSHOT_EVERY = event_store.CHECKPOINT_EVERY  # a snapshot where the head is signed
 
 
 def project_batch(*, game_id: int, proj: GameProjection | None, before: GameState | None,

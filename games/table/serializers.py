@@ -120,14 +120,3 @@ class EventSerializer(serializers.Serializer):
 
 class EventsSerializer(serializers.Serializer):
     events = EventSerializer(many=True)
-
-
-class AuditSerializer(serializers.Serializer):
-    seed = serializers.CharField(help_text="32 bytes as 64 hex digits")
-    seed_commitment = serializers.CharField(allow_null=True, help_text="SHA-256 of the seed")
-    seed_ok = serializers.BooleanField()
-    chain_ok = serializers.BooleanField()
-    head_hash = serializers.CharField()
-    first_bad_seq = serializers.IntegerField(allow_null=True)
-    reason = serializers.CharField(allow_null=True)
-    replay_ok = serializers.BooleanField()

@@ -1,4 +1,6 @@
-"""`manage.py verify_game ID|FILE`: check chain, seed, projection and rules; exit 1 if bad."""
+"""`manage.py verify_game ID|FILE [--public-key HEX]`: check chain, signatures, seed,
+projection and rules; exit 1 if bad. A file's signatures are checked by --public-key (the
+service's, from GET /api/signing-key/, known beforehand), else by the key its header names."""
 
 import sys
 import time
@@ -16,6 +18,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("target", help="a game id, or the path of an exported file")
+        parser.add_argument("--public-key", help="a file's signer's public key (hex)")
 
     def handle(self, *args, **opts):
         target, started = opts["target"], time.perf_counter()
@@ -24,7 +27,7 @@ class Command(BaseCommand):
                 report = verify_game(int(target))
             else:
                 with open(target, encoding="utf-8") as f:
-                    report = verify_file(read_file(f))
+                    report = verify_file(read_file(f), public_key=opts["public_key"])
         except FileNotFoundError:
             raise CommandError(f"no game and no file {target!r}") from None
         except (OSError, BadFile) as err:
