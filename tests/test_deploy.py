@@ -40,3 +40,59 @@ def test_haproxy_accepts_the_production_config(tmp_path):
     checked = subprocess.run(["haproxy", "-c", "-f", str(ROOT / "deploy" / "haproxy.cfg")],
                              capture_output=True, text=True, timeout=30)  # fmt: skip
     assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_compose_owner_is_an_ordinary_role_made_by_the_init_script():
+    """Issue 21: the migration owner was the image's superuser. The image's superuser now only
+    bootstraps; deploy/postgres-init.sh makes the owner."""
+    postgres = SERVICES["postgres"]
+    assert postgres["environment"]["POSTGRES_USER"] == "postgres"
+    assert postgres["environment"]["OWNER_USER"] == "sejmi"
+    owner_url = SERVICES["migrate"]["environment"]["MIGRATE_DATABASE_URL"]
+    assert owner_url.startswith("postgres://sejmi:")
+    assert ("./deploy/postgres-init.sh:/docker-entrypoint-initdb.d/10-owner.sh:ro"
+            in postgres["volumes"])  # fmt: skip
+
+
+@pytest.mark.skipif(not shutil.which("psql"), reason="psql is not installed")
+def test_the_init_script_owner_migrates_and_grants_without_being_a_superuser(tmp_path):
+    """The init script as the image runs it, on this machine's PostgreSQL: its owner is no
+    superuser, yet `migrate --database owner` and `grant_service_role` succeed as it, and the
+    service's role it grants may append events but not update them."""
+    import os
+    import sys
+
+    import psycopg
+
+    tag = f"t{os.getpid()}"
+    owner, app, db = f"sejmi_owner_{tag}", f"sejmi_app_{tag}", f"sejmi_owner_{tag}"
+    admin = "postgresql://postgres@127.0.0.1:5432/postgres"
+    env = {**os.environ, "PGHOST": "127.0.0.1", "POSTGRES_USER": "postgres",
+           "POSTGRES_DB": "postgres", "OWNER_USER": owner, "OWNER_PASSWORD": "pw",
+           "OWNER_DB": db}  # fmt: skip
+    try:
+        made = subprocess.run(["sh", str(ROOT / "deploy" / "postgres-init.sh")], env=env,
+                              capture_output=True, text=True, timeout=60)  # fmt: skip
+        assert made.returncode == 0, made.stdout + made.stderr
+        with psycopg.connect(admin, autocommit=True) as conn:
+            (superuser,) = conn.execute("SELECT rolsuper FROM pg_roles WHERE rolname = %s",
+                                        [owner]).fetchone()  # fmt: skip
+        assert superuser is False
+        service = {**os.environ,
+                   "MIGRATE_DATABASE_URL": f"postgres://{owner}:pw@127.0.0.1:5432/{db}",
+                   "DATABASE_URL": f"postgres://{app}:apppw@127.0.0.1:5432/{db}"}  # fmt: skip
+        service.pop("SEJMI_DB_ROLE", None)
+        for step in (["migrate", "--database", "owner", "-v", "0"], ["grant_service_role"]):
+            done = subprocess.run([sys.executable, "manage.py", *step], cwd=ROOT, env=service,
+                                  capture_output=True, text=True, timeout=300)  # fmt: skip
+            assert done.returncode == 0, done.stdout + done.stderr
+        with psycopg.connect(f"postgresql://{app}:apppw@127.0.0.1:5432/{db}") as conn:
+            (may_insert, may_update) = conn.execute(
+                "SELECT has_table_privilege('games_gameevent', 'INSERT'),"
+                " has_table_privilege('games_gameevent', 'UPDATE')").fetchone()  # fmt: skip
+        assert (may_insert, may_update) == (True, False)
+    finally:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)')
+            conn.execute(f'DROP ROLE IF EXISTS "{app}"')
+            conn.execute(f'DROP ROLE IF EXISTS "{owner}"')
