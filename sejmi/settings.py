@@ -213,6 +213,11 @@ SPECTACULAR_SETTINGS = {
 }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# A game socket whose client does not take a frame within this many seconds, or with more than
+# this many batches waiting for it in its process, is closed 1013 and resyncs when it comes
+# back (games.live.consumer): one stalled client holds no memory or handler for long.
+SEJMI_WS_SEND_TIMEOUT_S = float(os.environ.get("SEJMI_WS_SEND_TIMEOUT_S", "10"))
+SEJMI_WS_BACKLOG = int(os.environ.get("SEJMI_WS_BACKLOG", "64"))
 
 # Every Redis client gives up on a Redis that takes the connection and never answers (a network
 # partition, not a crash) after these many seconds, connecting and per call: the cache's, the

@@ -7,11 +7,15 @@ unknown game is (docs/LIVE_STREAM.md)."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 from collections import OrderedDict
 from typing import Any
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.db import DatabaseError
 
 from games.api.handlers import pool_exhausted
@@ -24,12 +28,18 @@ from games.engine.errors import Code
 from games.engine.events import BLOCK_PASSED
 from games.live import catch_up, delayed
 from games.live.frames import frame_text
+from games.live.guard import TRY_AGAIN_LATER
 from games.live.incoming import FrameError, SocketCommand, read_frame
 from games.live.presence import Tracker
 from games.live.socket_db import socket_db
 from games.table import commands, selectors, spectating
 
 NOT_FOUND = 4404  # the close code of an unknown game or path (docs/LIVE_STREAM.md)
+log = logging.getLogger(__name__)
+
+
+class _SendTimedOut(Exception):
+    """A frame the client did not take in time (GameConsumer.send)."""
 
 BATCHES_KEPT = 64  # parsed batches a process keeps for the sockets that have not sent them yet
 FRAMES_KEPT = 1024  # rendered (batch, viewer, after) frame sets
@@ -111,6 +121,12 @@ class GameConsumer(AsyncWebsocketConsumer):
     `last_sent` is the client's word that it has the events up to `a`. Messages are handled
     one at a time (Channels dispatches serially), so a batch the layer delivers during a
     resync answer is handled after it, against the run the answer extended.
+
+    A client that stops reading is closed, not waited for: a frame it does not take within
+    SEJMI_WS_SEND_TIMEOUT_S, or more than SEJMI_WS_BACKLOG batches waiting for it in this
+    process, close the socket 1013 (Try Again Later); the page reconnects and resyncs from its
+    last seq. Without this each stalled socket held every batch until it closed (issue 21:
+    ~80 KB a socket, unbounded for a game that lasts days) and its handler sat in a send.
     """
 
     async def connect(self) -> None:
@@ -194,7 +210,32 @@ class GameConsumer(AsyncWebsocketConsumer):
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"no handler for message type {message['type']}")
-        await handler(message)
+        if self._backlog() > settings.SEJMI_WS_BACKLOG:
+            await self._too_slow(f"{self._backlog()} batches waiting")
+            return
+        try:
+            await handler(message)
+        except _SendTimedOut:
+            await self._too_slow(f"a frame untaken for {settings.SEJMI_WS_SEND_TIMEOUT_S} s")
+
+    async def send(self, text_data=None, bytes_data=None, close=False) -> None:
+        """Every frame, bounded in time: a client that does not take it is too slow."""
+        try:
+            await asyncio.wait_for(super().send(text_data, bytes_data, close),
+                                   settings.SEJMI_WS_SEND_TIMEOUT_S)  # fmt: skip
+        except TimeoutError:
+            raise _SendTimedOut from None
+
+    def _backlog(self) -> int:
+        """The layer's messages waiting for this socket in this process."""
+        queue = getattr(self.channel_layer, "channels", {}).get(self.channel_name)
+        return queue.qsize() if queue is not None else 0
+
+    async def _too_slow(self, why: str) -> None:
+        log.warning("game %s socket too slow (%s): closed %s", self.game_id, why, TRY_AGAIN_LATER)
+        with contextlib.suppress(TimeoutError):  # a full buffer may not take the close either
+            await asyncio.wait_for(self.close(TRY_AGAIN_LATER), 1)
+        await self.websocket_disconnect({"code": TRY_AGAIN_LATER})  # leaves; StopConsumer
 
     async def game_committed(self, message: dict[str, Any]) -> None:
         """One committed batch (games.table.publish). Events up to `last_sent` were sent already (a
