@@ -28,6 +28,9 @@ log = logging.getLogger(__name__)
 # What each check of replays.verification proves, in plain words.
 CHECKS = {
     "chain": gettext_lazy("Hash chain: every event is linked to the one before it"),
+    "signature": gettext_lazy(
+        "Signatures: the service's signed heads verify, and the game's end is one of them"
+    ),
     "seed": gettext_lazy("Seed: matches the commitment published in the first event"),
     "rederive": gettext_lazy("Dice, coins and shuffles: each one is what the seed gives"),
     "rules": gettext_lazy(

@@ -18,11 +18,12 @@ from page_helpers import api, logged_in, make_user
 
 from games.core.models import GameEvent
 from replays.models import Dispute
+from tests.db_roles import as_owner
 
 # Two players with one life each: once seat 1 lets it pass, seat 0's red LOSE_1 on all ends
 # the game at once (R17). A whole game in a dozen events.
 RIG = {"lives": [1, 1], "hands": [["C06", "C02", "C03"], ["C07", "C08", "C09"]], "first": 0}
-CHECKS = ("chain", "seed", "rederive", "rules", "replay")
+CHECKS = ("chain", "signature", "seed", "rederive", "rules", "replay")
 TRIGGER = "games_event_append_only"
 
 
@@ -86,7 +87,7 @@ def test_the_case_file_puts_the_verdict_first_and_links_the_disputed_moment(ende
         line = re.search(rf'<li class="case-line case-ok" data-check="{check}">\s*'
                          r'<strong class="case-word">OK</strong>', html)  # fmt: skip
         assert line, check
-    assert "FAILED" not in html and "All 5 checks pass" in html
+    assert "FAILED" not in html and "All 6 checks pass" in html
     assert f'href="/games/{gid}/replay/?at=5"' in html and "Open the replay viewer at seq 5" in html
     assert "The player names event seq 5" in html
 
@@ -122,7 +123,7 @@ def test_the_transcript_is_in_the_admins_language(ended):
 def test_a_tampered_record_is_shown_as_failed_lines_pointing_at_the_seq(ended):
     d = dispute(ended)
     edited = GameEvent.objects.get(game_id=ended.gid, type="card_played")
-    with connection.cursor() as cursor:
+    with as_owner(), connection.cursor() as cursor:
         cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
         cursor.execute(f"ALTER TABLE games_gameevent DISABLE TRIGGER {TRIGGER}")
         cursor.execute("UPDATE games_gameevent SET data = jsonb_set(data, '{card}', '\"C02\"') "

@@ -30,6 +30,7 @@ EXPECTED: dict[tuple[str, str], dict[str, str]] = {
     ("GET", "/api/games/"): {"*": "200 401 200 200 200 200"},
     ("POST", "/api/games/"): {"*": "401 401 201 201 201 201"},
     ("GET", "/api/replays/"): {"*": "200 401 200 200 200 200"},
+    ("GET", "/api/signing-key/"): {"*": "200 401 200 200 200 200"},  # public: check by it
     ("GET", "/api/disputes/"): {"*": "401 401 200 200 200 200"},
     # a dispute seat 0 opened: his and the staff's to read, nobody else's to know of
     ("GET", "/api/disputes/{dispute_id}/"): {"*": "401 401 404 200 404 200",
@@ -50,9 +51,10 @@ EXPECTED: dict[tuple[str, str], dict[str, str]] = {
                                             "active": "401 401 409 409 409 409",
                                             "ended": "401 401 409 409 409 409",
                                             "missing": "401 401 404 404 404 404"},
-    ("POST", "/api/games/{game_id}/commands/"): {"lobby": "401 401 409 409 409 409",
-                                                "active": "401 401 409 200 409 409",
-                                                "ended": "401 401 409 409 409 409",
+    # who may act comes before which seq (issue 21): anyone without a seat is forbidden
+    ("POST", "/api/games/{game_id}/commands/"): {"lobby": "401 401 403 409 403 403",
+                                                "active": "401 401 403 200 409 403",
+                                                "ended": "401 401 403 409 409 403",
                                                 "missing": "401 401 404 404 404 404"},
     # notifications and mail preferences: the caller's own, in any state of any game
     ("GET", "/api/notifications/"): {"*": "401 401 200 200 200 200"},

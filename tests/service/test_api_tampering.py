@@ -12,6 +12,7 @@ from games.core import event_store
 from games.core.models import GameEvent
 from games.engine import Event
 from replays.verification import verify_game
+from tests.db_roles import as_owner
 
 # Two players with one life each: once seat 1 lets it pass, seat 0's red LOSE_1 on all
 # ends the game at once (R17).
@@ -43,15 +44,16 @@ def sql(statement: str, params: list | None = None) -> None:
 
 
 def tamper(statements: list[tuple[str, list]]) -> None:
-    """Edit the log the way only a database superuser could: with the trigger switched off."""
-    sql("SET CONSTRAINTS ALL IMMEDIATE")  # the test's open transaction has deferred FK checks
-    sql(f"ALTER TABLE games_gameevent DISABLE TRIGGER {TRIGGER}")
-    try:
-        for statement, params in statements:
-            sql(statement, params)
-    finally:
-        sql(f"ALTER TABLE games_gameevent ENABLE TRIGGER {TRIGGER}")
-        sql("SET CONSTRAINTS ALL DEFERRED")
+    """Edit the log the way only the tables' owner could: with the trigger switched off."""
+    with as_owner():
+        sql("SET CONSTRAINTS ALL IMMEDIATE")  # the test's open transaction has deferred FKs
+        sql(f"ALTER TABLE games_gameevent DISABLE TRIGGER {TRIGGER}")
+        try:
+            for statement, params in statements:
+                sql(statement, params)
+        finally:
+            sql(f"ALTER TABLE games_gameevent ENABLE TRIGGER {TRIGGER}")
+            sql("SET CONSTRAINTS ALL DEFERRED")
 
 
 def first_bad(gid: int) -> int | None:
@@ -140,12 +142,14 @@ def test_two_swapped_seqs_are_found_at_the_first(ended_game):
 
 
 @pytest.mark.django_db
-def test_a_cut_off_tail_fails_the_replay_check(ended_game):
+def test_a_cut_off_tail_fails_the_replay_check_and_the_signed_end(ended_game):
     last = GameEvent.objects.filter(game_id=ended_game).count()
     tamper([(f"DELETE FROM games_gameevent {where(ended_game, last)}", [])])
     report = audit(ended_game)
-    assert report["chain_ok"]  # a chain alone cannot know its end...
-    assert not report["replay_ok"]  # ...but the stored game no longer follows from it
+    assert not report["replay_ok"]  # the stored game no longer follows from it, and a chain
+    # alone cannot know its end, but the service signed it (issue 21): the signed head is gone
+    assert not report["signature_ok"] and not report["chain_ok"]
+    assert report["first_bad_seq"] == last
 
 
 REFUSED = {
@@ -167,8 +171,8 @@ def _resave(row: GameEvent) -> None:
 @pytest.mark.parametrize("how", list(REFUSED))
 def test_postgresql_refuses_update_and_delete(ended_game, how):
     before = [(r.seq, r.type, r.data, r.hash) for r in event_store.load(ended_game)]
-    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
-        REFUSED[how](ended_game)
+    with pytest.raises(DatabaseError, match="append-only"), as_owner(), transaction.atomic():
+        REFUSED[how](ended_game)  # the triggers bind the owner too (the service has no grant)
     assert [(r.seq, r.type, r.data, r.hash) for r in event_store.load(ended_game)] == before
 
 

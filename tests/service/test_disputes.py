@@ -19,6 +19,7 @@ from games.clock import tasks
 from games.core.models import GameEvent
 from replays import disputes
 from replays.models import Dispute, DisputeNote
+from tests.db_roles import as_owner
 
 REASON = "The server skipped my turn after I blocked in time."
 
@@ -229,9 +230,9 @@ def test_notes_are_append_only_in_postgresql(make_player):
     alice = make_player()
     dispute = Dispute.objects.get(pk=open_dispute(alice, seated_game(alice)).json()["id"])
     note = disputes.dispute_note_add(dispute=dispute, author=make_staff(), text="Checking.")
-    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
-        DisputeNote.objects.filter(pk=note.pk).update(text="Rewritten.")
-    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
+    with pytest.raises(DatabaseError, match="append-only"), as_owner(), transaction.atomic():
+        DisputeNote.objects.filter(pk=note.pk).update(text="Rewritten.")  # even as the owner
+    with pytest.raises(DatabaseError, match="append-only"), as_owner(), transaction.atomic():
         DisputeNote.objects.filter(pk=note.pk).delete()
     assert DisputeNote.objects.get().text == "Checking."
 
