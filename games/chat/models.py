@@ -20,9 +20,15 @@ class ChatMessage(models.Model):
     seat = models.PositiveSmallIntegerField(null=True)  # the author's seat; null: not a player
     text = models.TextField()
     at = models.DateTimeField()
+    # Its place in its stream (the game's channel; one stream per pair for partners), 1, 2, 3…:
+    # the id its readers see, so one channel's ids tell nothing of the others' (issue 21).
+    number = models.PositiveIntegerField(default=0)
 
     class Meta:
-        indexes = [models.Index(fields=["game", "channel", "id"], name="chat_game_channel_id")]
+        indexes = [
+            models.Index(fields=["game", "channel", "id"], name="chat_game_channel_id"),
+            models.Index(fields=["game", "channel", "team", "number"], name="chat_stream_number"),
+        ]
         ordering = ["game", "id"]
 
     def __str__(self) -> str:

@@ -29,7 +29,9 @@ POST = inline_serializer("ChatPost", {
     "text": serializers.CharField(max_length=chat_rules.MAX_LENGTH),
 })  # fmt: skip
 HIDE = inline_serializer("ChatHide", {
-    "id": serializers.IntegerField(help_text="the message's id"),
+    "channel": serializers.ChoiceField(chat_rules.CHANNELS),
+    "id": serializers.IntegerField(help_text="the message's id in its channel"),
+    "team": serializers.IntegerField(required=False, help_text="partners only: the pair"),
     "reason": serializers.CharField(max_length=chat_rules.MAX_LENGTH),
 })  # fmt: skip
 
@@ -73,9 +75,10 @@ class ChatHideApi(Api):
     @extend_schema(operation_id="chat_hide", request=HIDE,
                    responses=answers(200, MESSAGE, 400, 401, 403, 404))  # fmt: skip
     def post(self, request: Request, game_id: int) -> Response:
-        body = json_object(request, {"id", "reason"})
+        body = json_object(request, {"channel", "id", "team", "reason"})
         return Response(chat_services.chat_hide(user=request.user, game_id=game_id,
-                                                message_id=body.get("id"),
+                                                channel=body.get("channel"),
+                                                message_id=body.get("id"), team=body.get("team"),
                                                 reason=body.get("reason")))  # fmt: skip
 
 

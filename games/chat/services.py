@@ -45,28 +45,36 @@ def chat_post(*, user, game_id: int, channel: Any, text: Any) -> dict[str, Any]:
         _check_rate(game_id, user, now)
         team = reader.team if channel == chat_rules.PARTNERS else None
         row = ChatMessage.objects.create(game_id=game_id, channel=channel, team=team, author=user,
-                                         seat=reader.seat, text=text, at=now)  # fmt: skip
+                                         seat=reader.seat, text=text, at=now,
+                                         number=_next_number(game_id, channel, team))  # fmt: skip
         message = payload(row, author=user.username)
         audience = chat_rules.audience(state, channel, team)
         transaction.on_commit(lambda: broadcast(game_id, message, audience))
     return message
 
 
-def chat_hide(*, user, game_id: int, message_id: Any, reason: Any) -> dict[str, Any]:
-    """Staff hide message `message_id` of game `game_id`, saying why; returns the message as
-    everyone now gets it. Hiding a hidden message changes nothing. Raises ApiError: not_found
-    (no such game or message in it), forbidden (not staff), invalid (bad id or reason)."""
+def chat_hide(*, user, game_id: int, channel: Any, message_id: Any, team: Any = None,
+              reason: Any) -> dict[str, Any]:  # fmt: skip
+    """Staff hide message `message_id` of `channel` (of pair `team`, for partners: ids are
+    per stream) in game `game_id`, saying why; returns the message as everyone now gets it.
+    Hiding a hidden message changes nothing. Raises ApiError: not_found (no such game or
+    message in it), forbidden (not staff), invalid (bad channel, id, team or reason)."""
     _, state = selectors.current(game_id)
     if not user.is_staff:
         raise ApiError(Code.FORBIDDEN, "only staff may hide chat messages")
+    channel = chat_rules.check_channel(state, channel)
     if isinstance(message_id, bool) or not isinstance(message_id, int):
-        raise ApiError(Code.INVALID, "id is the message's id, a whole number")
+        raise ApiError(Code.INVALID, "id is the message's id in its channel, a whole number")
+    partners = channel == chat_rules.PARTNERS
+    if partners and (isinstance(team, bool) or not isinstance(team, int)):
+        raise ApiError(Code.INVALID, "team (the pair, 0 or 1) names a partners message's stream")
     reason = chat_rules.clean_text(reason)
     with transaction.atomic():
         # No row lock: SELECT FOR UPDATE needs UPDATE, which the service's role rightly lacks
         # on this append-only table (issue 21: a 500 in production). The hiding is a row of its
         # own, one per message (its unique key): of two staff hiding at once, one inserts it.
-        row = ChatMessage.objects.filter(pk=message_id, game_id=game_id)
+        row = ChatMessage.objects.filter(game_id=game_id, channel=channel,
+                                         team=team if partners else None, number=message_id)
         row = row.select_related("author").first()
         if row is None:
             raise not_found("chat message")
@@ -77,6 +85,13 @@ def chat_hide(*, user, game_id: int, message_id: Any, reason: Any) -> dict[str, 
         audience = chat_rules.audience(state, row.channel, row.team)
         transaction.on_commit(lambda: broadcast(game_id, message, audience))
     return message
+
+
+def _next_number(game_id: int, channel: str, team: int | None) -> int:
+    """The next place in a stream: under the game's chat lock (`_lock`), so no two take one."""
+    last = (ChatMessage.objects.filter(game_id=game_id, channel=channel, team=team)
+            .order_by("-number").values_list("number", flat=True).first())  # fmt: skip
+    return (last or 0) + 1
 
 
 def _lock(game_id: int) -> None:
@@ -133,9 +148,9 @@ def chat_read(*, user, game_id: int, channel: Any, after: int | None) -> dict[st
         rows = rows.filter(team=reader.team)
     rows = rows.select_related("author", "hiding")
     if after is None:
-        page, more = list(rows.order_by("-id")[:PAGE])[::-1], False
+        page, more = list(rows.order_by("-number")[:PAGE])[::-1], False
     else:
-        page = list(rows.filter(id__gt=after).order_by("id")[: PAGE + 1])
+        page = list(rows.filter(number__gt=after).order_by("number")[: PAGE + 1])
         page, more = page[:PAGE], len(page) > PAGE
     messages = [payload(r, author=r.author.username, hidden=_hidden(r)) for r in page]
     return {"messages": messages, "more": more}
@@ -143,7 +158,7 @@ def chat_read(*, user, game_id: int, channel: Any, after: int | None) -> dict[st
 
 def payload(row: ChatMessage, *, author: str, hidden: bool = False) -> dict[str, Any]:
     """A message as players and spectators get it (API.md), plus `hidden`."""
-    return {"id": row.pk, "channel": row.channel, "author": author,
+    return {"id": row.number, "channel": row.channel, "author": author,
             "text": "" if hidden else row.text, "at": iso(row.at), "hidden": hidden}  # fmt: skip
 
 

@@ -266,12 +266,35 @@ def test_chat_rows_are_append_only_in_postgresql(duel):
     assert ChatHiding.objects.get().reason == "a test"
 
 
+@pytest.mark.django_db
+def test_chat_ids_tell_nothing_across_channels(pairs, settings):
+    """Issue 21: ids were shared by the channels, so a reader of `table` saw 1, 3, 5, 7, 11 and
+    learned when and how much the partners and spectators wrote. Each channel (each pair's
+    partners channel apart) numbers its own messages 1, 2, 3, …; `after` pages within it."""
+    north, east, south = pairs.seats[0], pairs.seats[1], pairs.seats[2]
+    settings.CHAT_RATE = (100, 10)  # north writes six lines at once
+    for n in range(3):
+        pairs.post(north, "table", f"table {n}")
+        pairs.post(north, "partners", f"north-south {n}")
+        pairs.post(east, "partners", f"east-west {n}")
+        pairs.post(pairs.spectator, "spectators", f"watching {n}")
+    for reader, channel in [(east, "table"), (pairs.spectator, "table"), (south, "partners"),
+                            (east, "partners"), (pairs.spectator, "spectators")]:  # fmt: skip
+        ids = [m["id"] for m in pairs.read(reader, channel).json()["messages"]]
+        assert ids == [1, 2, 3], (channel, ids)
+    later = pairs.read(east, "table", after=1).json()["messages"]
+    assert [m["text"] for m in later] == ["table 1", "table 2"]
+
+
 # Hiding
 
 
-def hide(game: Game, client: APIClient, message_id: object, reason: object = "insult"):
-    return client.post(f"/api/games/{game.gid}/chat/hide/", {"id": message_id, "reason": reason},
-                       format="json")  # fmt: skip
+def hide(game: Game, client: APIClient, message_id: object, reason: object = "insult", *,
+         channel: str = "table", team: int | None = None):  # fmt: skip
+    body = {"channel": channel, "id": message_id, "reason": reason}
+    if team is not None:
+        body["team"] = team
+    return client.post(f"/api/games/{game.gid}/chat/hide/", body, format="json")
 
 
 @pytest.mark.django_db
@@ -290,7 +313,7 @@ def test_staff_hide_a_message_players_see_it_hidden_the_hiding_is_recorded(duel)
         assert "you cheat" not in json.dumps(messages)
     assert hide(duel, duel.staff, rude["id"], "again").status_code == 200  # once is enough
     [hiding] = ChatHiding.objects.all()
-    assert (hiding.by.username, hiding.reason, hiding.message_id) == (
+    assert (hiding.by.username, hiding.reason, hiding.message.number) == (
         duel.staff.username, "insult", rude["id"])  # fmt: skip
 
 
@@ -313,7 +336,8 @@ def test_the_case_file_shows_every_channel_hidden_ones_in_full(pairs, client):
     secret = pairs.post(north, "partners", "our secret plan").json()
     pairs.post(east, "partners", "their plan")
     pairs.post(pairs.spectator, "spectators", "watching")
-    hide(pairs, pairs.staff, secret["id"], "cheating talk")
+    assert hide(pairs, pairs.staff, secret["id"], "cheating talk", channel="partners",
+                team=0).status_code == 200  # north's pair: seats 0 and 2 (ids are per stream)
     dispute = north.post(f"/api/games/{pairs.gid}/disputes/", {"reason": "chat"}, format="json")
     user = get_user_model().objects.get(username=pairs.staff.username)
     user.is_superuser = True
