@@ -28,10 +28,14 @@ class TokenSerializer(serializers.Serializer):
     token = serializers.CharField()
 
 
-class RegisterApi(Api):
+class CredentialsApi(Api):
+    """Anyone may try, at the `register` rate (a password guesser is throttled)."""
+
     permission_classes = [AllowAny]
     throttle_scope = "register"
 
+
+class RegisterApi(CredentialsApi):
     @extend_schema(
         request=CredentialsSerializer, responses=answers(201, RegisteredSerializer, 400, 409, 429)
     )
@@ -40,10 +44,7 @@ class RegisterApi(Api):
         return Response({"token": token, "username": username}, status=status.HTTP_201_CREATED)
 
 
-class TokenApi(Api):
-    permission_classes = [AllowAny]
-    throttle_scope = "register"
-
+class TokenApi(CredentialsApi):
     @extend_schema(
         request=CredentialsSerializer, responses=answers(200, TokenSerializer, 400, 401, 429)
     )
