@@ -95,3 +95,23 @@ def test_a_black_holed_cache_answers_within_the_clients_timeouts(settings, make_
     assert ticket.status_code == 503
     # Three throttle reads, a ticket write: each waits one socket timeout at most.
     assert took < 10 * CLIENT_TIMEOUT_S, took
+
+
+def test_a_black_holed_channel_layer_gives_up_publishing_within_its_timeout():
+    """The blocking publish every broadcast goes through (games.core.pubsub) has connect and
+    socket timeouts: a commit's broadcast to a Redis that never answers fails in about a
+    second (it is logged, and sockets heal from the log), instead of holding the thread."""
+    import redis
+
+    from games.core.pubsub import PubSubLayer
+
+    with closing(socket.socket()) as hole:
+        hole.bind(("127.0.0.1", 0))
+        hole.listen(64)
+        layer = PubSubLayer(hosts=[f"redis://127.0.0.1:{hole.getsockname()[1]}/0"],
+                            prefix="blackhole.")  # fmt: skip
+        started = time.monotonic()
+        with pytest.raises(redis.exceptions.RedisError):
+            layer.publish("game_1", {"type": "game.committed"})
+        took = time.monotonic() - started
+    assert took < 3 * CLIENT_TIMEOUT_S, took
