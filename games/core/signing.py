@@ -48,6 +48,7 @@ def verify(public_key_hex: str, seq: int, head_hash: str, signature_hex: str) ->
     return True
 
 
+@cache
 def public_key() -> str:
     """The public key, hex (32 bytes)."""
     raw = _private_key().public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
