@@ -10,12 +10,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections import OrderedDict
 from typing import Any
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
 from django.db import DatabaseError
 
 from games.api.handlers import pool_exhausted
@@ -26,7 +26,7 @@ from games.core.pubsub import game_group
 from games.engine import Event, GameState, fold, redact_event, view_for
 from games.engine.errors import Code
 from games.engine.events import BLOCK_PASSED
-from games.live import catch_up, delayed
+from games.live import catch_up, delayed, pacing
 from games.live.frames import frame_text
 from games.live.guard import TRY_AGAIN_LATER
 from games.live.incoming import FrameError, SocketCommand, read_frame
@@ -123,10 +123,10 @@ class GameConsumer(AsyncWebsocketConsumer):
     resync answer is handled after it, against the run the answer extended.
 
     A client that stops reading is closed, not waited for: a frame it does not take within
-    SEJMI_WS_SEND_TIMEOUT_S, or more than SEJMI_WS_BACKLOG batches waiting for it in this
-    process, close the socket 1013 (Try Again Later); the page reconnects and resyncs from its
-    last seq. Without this each stalled socket held every batch until it closed (issue 21:
-    ~80 KB a socket, unbounded for a game that lasts days) and its handler sat in a send.
+    SEJMI_WS_SEND_TIMEOUT_S, or more than SEJMI_WS_BACKLOG batches waiting behind such a send
+    in this process, close the socket 1013 (Try Again Later; games.live.pacing); the page
+    reconnects and resyncs from its last seq. Without this each stalled socket held every
+    batch until it closed (issue 21: ~80 KB a socket, unbounded for a game that lasts days).
     """
 
     async def connect(self) -> None:
@@ -149,9 +149,12 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self._send({"type": "view", "view": view})
         if not view["delayed"]:  # a delayed spectator's stream runs behind the head on purpose
             catch_up.enter(self)
+        self._task = asyncio.current_task()  # the one pacing cancels if the client stops reading
+        pacing.enter(self)
 
     async def disconnect(self, code: int) -> None:
         catch_up.leave(self)
+        pacing.leave(self)
         await self.channel_layer.group_discard(self.group, self.channel_name)
         if hasattr(self, "presence"):
             await self.presence.leave()
@@ -210,31 +213,46 @@ class GameConsumer(AsyncWebsocketConsumer):
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"no handler for message type {message['type']}")
-        if self._backlog() > settings.SEJMI_WS_BACKLOG:
-            await self._too_slow(f"{self._backlog()} batches waiting")
-            return
         try:
             await handler(message)
         except _SendTimedOut:
-            await self._too_slow(f"a frame untaken for {settings.SEJMI_WS_SEND_TIMEOUT_S} s")
+            await self._close_slow()
+
+    # A client that stops reading (games.live.pacing): each frame notes when its send began;
+    # the process's look cancels a send stuck too long, and the socket closes itself.
+    sending_since: float | None = None
+    _slow: str | None = None
+    _task: asyncio.Task | None = None
 
     async def send(self, text_data=None, bytes_data=None, close=False) -> None:
-        """Every frame, bounded in time: a client that does not take it is too slow."""
-        try:  # asyncio.timeout, not wait_for: no task made per frame (2,000 spectators)
-            async with asyncio.timeout(settings.SEJMI_WS_SEND_TIMEOUT_S):
-                await super().send(text_data, bytes_data, close)
-        except TimeoutError:
+        self.sending_since = time.monotonic()
+        try:
+            await super().send(text_data, bytes_data, close)
+        except asyncio.CancelledError:
+            if self._slow is None:
+                raise
+            asyncio.current_task().uncancel()  # pacing's cancel: handled, the socket closes
             raise _SendTimedOut from None
+        finally:
+            self.sending_since = None
 
-    def _backlog(self) -> int:
+    def backlog(self) -> int:
         """The layer's messages waiting for this socket in this process."""
         queue = getattr(self.channel_layer, "channels", {}).get(self.channel_name)
         return queue.qsize() if queue is not None else 0
 
-    async def _too_slow(self, why: str) -> None:
-        log.warning("game %s socket too slow (%s): closed %s", self.game_id, why, TRY_AGAIN_LATER)
+    def too_slow(self, why: str) -> None:
+        """games.live.pacing found this socket's client not reading: stop its stuck send."""
+        if self._slow is None and self._task is not None:
+            self._slow = why
+            self._task.cancel()
+
+    async def _close_slow(self) -> None:
+        log.warning("game %s socket too slow (%s): closed %s", self.game_id, self._slow,
+                    TRY_AGAIN_LATER)  # fmt: skip
         with contextlib.suppress(TimeoutError):  # a full buffer may not take the close either
-            await asyncio.wait_for(self.close(TRY_AGAIN_LATER), 1)
+            async with asyncio.timeout(1):
+                await self.close(TRY_AGAIN_LATER)
         await self.websocket_disconnect({"code": TRY_AGAIN_LATER})  # leaves; StopConsumer
 
     async def game_committed(self, message: dict[str, Any]) -> None:
