@@ -60,6 +60,11 @@ class DeadlineKind(StrEnum):
         """A decision's deadline (R21): a late command applies it first (games.table.commands)."""
         return self in (DeadlineKind.BOT, DeadlineKind.BLOCK, DeadlineKind.TURN)
 
+    @property
+    def a_human_decides(self) -> bool:
+        """A human's decision is timed (a bot's is due at once): it gets a reminder."""
+        return self in (DeadlineKind.BLOCK, DeadlineKind.TURN)
+
 
 class GameProjection(models.Model):
     """The game's current state at `seq`, plus what lobby lists and the deadline sweeper ask."""

@@ -43,7 +43,6 @@ YOUR_TURN, BLOCK_WINDOW, DEADLINE_SOON = "your_turn", "block_window", "deadline_
 ELIMINATED, GAME_OVER = "eliminated", "game_over"
 KINDS = (YOUR_TURN, BLOCK_WINDOW, DEADLINE_SOON, ELIMINATED, GAME_OVER)
 SOON = 0.8  # deadline_soon: 80 % of the decision's time has gone, 20 % is left
-TIMED = (DeadlineKind.BLOCK, DeadlineKind.TURN)  # the deadlines a human decides under
 
 
 @dataclass(frozen=True)
@@ -221,7 +220,8 @@ def _plan_reminder(game_id: int, seq: int) -> DeadlineReminder | None:
 def reminder_due(proj: GameProjection | None) -> datetime | None:
     """80 % of the pending decision's time, judged on the projection as it is now (a pause
     of the deadline moves it)."""
-    if proj is None or proj.deadline_kind not in TIMED or proj.decision_since is None:
+    if (proj is None or proj.decision_since is None or proj.deadline_kind is None
+            or not DeadlineKind(proj.deadline_kind).a_human_decides):  # fmt: skip
         return None
     return proj.decision_since + (proj.deadline_at - proj.decision_since) * SOON
 
