@@ -3,7 +3,7 @@ replay viewer are ES modules that speak only the public API."""
 
 from django.urls import path
 
-from frontend import notification_pages, pages, rating_pages, table_pages
+from frontend import notification_pages, pages, rating_pages, rules_pages, table_pages
 
 urlpatterns = [
     path("", pages.lobby, name="lobby"),
@@ -17,4 +17,5 @@ urlpatterns = [
     path("unsubscribe/<str:token>/", notification_pages.unsubscribe, name="unsubscribe"),
     path("players/<str:username>/", rating_pages.player, name="player-page"),
     path("leaderboard/", rating_pages.leaderboard, name="leaderboard-page"),
+    path("rules/", rules_pages.rules, name="rules-page"),
 ]

@@ -1,45 +1,45 @@
-// Card faces: both effects of a card in their colours, the colour named in words, the Czech
-// text of the card sheet (RULES.md, section 3) and an English line. Colour is never the only cue.
+// Card faces: both effects of a card in their colours, the colour named in words, the effect's
+// line in the page's language (bold) and its one short explanation. Every word comes from the one
+// source, frontend/card_words.py, read from the page by glossary.js (docs/PLAYING.md).
+// Colour is never the only cue.
 
+import { termify, WORDS } from "./glossary.js";
 import { LANG } from "./i18n.js";
 
-// Effect id -> [Czech sheet text, English line].
-export const EFFECTS = {
-  LOSE_1: ["Uber si 1 život", "Lose 1 life"],
-  GAIN_1: ["Přidej si 1 život", "Gain 1 life"],
-  GIVE_NEIGHBOR: ["Dej sousedovi 1 svůj život", "Give a neighbour 1 of your lives"],
-  STEAL_NEIGHBOR: ["Vezmi sousedovi 1 život a přidej si ho", "Take 1 life from a neighbour"],
-  SWAP_NEIGHBOR: ["Prohoď si počet životů se sousedem", "Swap lives with a neighbour"],
-  BLAST: ["Uber si 2 životy, tví sousedi si uberou 1 (jen na HIGHHP)",
-    "Lose 2 lives, your neighbours lose 1 (4–6 lives only)"],
-  DUEL: ["Souboj", "Duel"],
-  HALVE_EVEN: ["Vyděl si počet životů 2 / :2 (jen na sudé)", "Halve your lives (even only)"],
-  DOUBLE_LOW: ["Vynásob si počet životů 2 / x2 (jen na malé)", "Double your lives (1–3 lives only)"],
-  LOW_UP_TOP_DOWN: ["LOWHP +1, TOPHP −1", "1–3 lives: +1; the most lives: −1"],
-  LOW_2_TOP_5: ["LOWHP = 2, TOPHP = 5", "1–3 lives: set to 2; the most lives: set to 5"],
-  ODD_UP: ["Lichoživotníci +1", "Odd lives: +1"],
-  EVEN_DOWN: ["Sudoživotníci −1", "Even lives: −1"],
-};
-
-const COLOUR = {
-  en: { red: "red", green: "green", blue: "blue" },
-  cs: { red: "červená", green: "zelená", blue: "modrá" },
-};
-// The scope each colour allows (section 2), said on the card so a newcomer needs no rules.
-const SCOPE = {
-  en: { red: "everyone", green: "one player", blue: "one or everyone" },
-  cs: { red: "všichni", green: "jeden hráč", blue: "jeden nebo všichni" },
-};
+/** Effect id -> [Czech card line, English card line] (kept for callers of the old table). */
+export const EFFECTS = Object.fromEntries(Object.entries(WORDS.effects)
+  .map(([kind, words]) => [kind, [words.cs[0], words.en[0]]]));
 
 export function colourWord(colour) {
-  return COLOUR[LANG][colour] ?? colour;
+  return WORDS.colours[LANG]?.[colour] ?? colour;
 }
 
-/** The effect in words for log lines and prompts: "green: Souboj / Duel …" shortened to the
- * page language's line, always naming the colour. */
+function scopeWord(colour) {
+  return WORDS.scopes[LANG]?.[colour] ?? "";
+}
+
+/** The bold line of an effect in the page's language: "Gain 1 life" / "Přidej si 1 život". */
+export function effectLabel(kind) {
+  return WORDS.effects[kind]?.[LANG]?.[0] ?? kind;
+}
+
+/** The effect's one short explanation in the page's language. */
+export function effectExplanation(kind) {
+  return WORDS.effects[kind]?.[LANG]?.[1] ?? "";
+}
+
+/** The effect in words for log lines and prompts, in the page's language, always naming the
+ * colour: "green: Duel". */
 export function effectText(effect) {
-  const [cs, en] = EFFECTS[effect.kind] ?? [effect.kind, effect.kind];
-  return `${colourWord(effect.colour)}: ${LANG === "cs" ? cs : en}`;
+  return `${colourWord(effect.colour)}: ${effectLabel(effect.kind)}`;
+}
+
+/** Both effects of card `id` in the page's language, as its face says them:
+ * "blue, one or everyone: Gain 1 life; red, everyone: Lose 1 life" (accessible names such as
+ * "Block with …"); "" for a card not in the catalogue. */
+export function cardEffectsText(catalog, id) {
+  return (catalog[id] ?? []).map((e) => `${colourWord(e.colour)}, ${scopeWord(e.colour)}: ${effectLabel(e.kind)}`)
+    .join("; ");
 }
 
 function el(tag, className, text) {
@@ -50,16 +50,12 @@ function el(tag, className, text) {
 }
 
 function effectFace(effect, index) {
-  const [cs, en] = EFFECTS[effect.kind] ?? [effect.kind, effect.kind];
   const face = el("span", `effect colour-${effect.colour}`);
   face.dataset.effectIndex = String(index);
   const label = el("span", "effect-colour", colourWord(effect.colour));
-  label.append(el("span", "effect-scope", ` · ${SCOPE[LANG][effect.colour]}`));
-  const czech = el("span", "effect-cs", cs);
-  czech.lang = "cs";
-  const english = el("span", "effect-en", en);
-  english.lang = "en";
-  face.append(label, czech, english);
+  label.append(el("span", "effect-scope", ` · ${scopeWord(effect.colour)}`));
+  face.append(label, el("span", "effect-label", effectLabel(effect.kind)),
+    el("span", "effect-explain", effectExplanation(effect.kind)));
   return face;
 }
 
@@ -79,17 +75,11 @@ export function cardElement(catalog, id, { tag = "div", mini = false } = {}) {
     return card;
   }
   card.append(...effects.map(effectFace));
-  if (tag === "button") card.setAttribute("aria-label", cardWords(id, effects));
+  if (tag === "button") card.setAttribute("aria-label", `${id}: ${cardEffectsText(catalog, id)}`);
+  // Kostič, LOWHP … explain themselves (glossary.js): focusable links on a card that is no
+  // control; on a button (or a span that goes into one) they explain themselves on hover only.
+  termify(card, { focusable: tag === "div" || tag === "li" });
   return card;
-}
-
-/** The card read aloud in the order it is drawn: "C25: green, one player: Uber si … (Lose 1 life); …". */
-function cardWords(id, effects) {
-  const words = effects.map((e) => {
-    const [cs, en] = EFFECTS[e.kind] ?? [e.kind, e.kind];
-    return `${colourWord(e.colour)}, ${SCOPE[LANG][e.colour]}: ${cs} (${en})`;
-  });
-  return `${id}: ${words.join("; ")}`;
 }
 
 /** A card id in running text (the log, prompts): an element with data-card (API.md hooks). */

@@ -4,6 +4,7 @@
 
 import { awayMark } from "./away.js";
 import { cardElement, cardRef, effectText } from "./cards.js";
+import { keepTermFocus, termify } from "./glossary.js";
 import { count, t, tNodes } from "./i18n.js";
 
 const $ = (root, sel) => root.querySelector(sel);
@@ -50,7 +51,7 @@ function seatElement(view, p, ui) {
   const marks = el("span", "marks");
   const mark = (cls, text) => marks.append(el("span", `mark ${cls}`, text));
   if (view.you === p.seat) mark("mark-you", t("you"));
-  if (view.kostic === p.seat) mark("mark-kostic", t("kostic"));
+  if (view.kostic === p.seat) marks.append(termify(el("span", "mark mark-kostic", t("kostic")))); // a term: explains itself
   if (awaited && view.phase) mark("mark-await", `▶ ${t(`await_${view.phase}`)}`);
   if (p.bot) mark("mark-bot", t("bot"));
   awayMark(p, mark);
@@ -235,10 +236,12 @@ function renderStatus(root, view, ui) {
 export function renderView(root, view, ui) {
   ui.names = displayNames(view.players);
   renderStatus(root, view, ui);
-  renderSeats(root, view, ui);
-  renderPiles(root, view, ui);
-  renderDeadline(root, view);
-  renderPending(root, view, ui);
+  keepTermFocus(root, () => { // a focused term (Kostič, LOWHP …) stays focused through a redraw
+    renderSeats(root, view, ui);
+    renderPiles(root, view, ui);
+    renderDeadline(root, view);
+    renderPending(root, view, ui);
+  });
   renderHand($(root, "#hand"), view.hand ?? [], ui, ui.replay ? "div" : "button");
   const handArea = $(root, "#hand-area");
   if (handArea && ui.replay) handArea.hidden = !(view.hand ?? []).length || Boolean(view.hands);
