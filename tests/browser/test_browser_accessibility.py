@@ -57,4 +57,7 @@ def test_pages_have_no_serious_accessibility_violation(
     wait_drawn(page, "#replay")
     page.wait_for_selector("#markers li", state="attached")  # the moments, fetched after
     found += violations(axe, page, "replay viewer")
+    page.goto("/rules/")  # the rules page (issue 18), the whole deck drawn on it
+    page.wait_for_selector("#card-C40")
+    found += violations(axe, page, "rules")
     assert not found, "\n".join(found)

@@ -44,6 +44,7 @@ function strike(before, target) {
     width: `${r.width}px`, margin: 0, zIndex: 5, pointerEvents: "none" });
   ghost.removeAttribute("data-card"); // a picture of a card already in the pile, not a card
   ghost.setAttribute("aria-hidden", "true");
+  ghost.inert = true; // its term links (glossary.js) must not take the focus while hidden
   ghost.classList.add("struck");
   (target.closest(".table") ?? document.body).append(ghost); // inside: the colours live there
   const to = target.getBoundingClientRect();
