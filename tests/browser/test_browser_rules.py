@@ -118,12 +118,15 @@ def test_cards_on_the_table_speak_the_page_language(lang, make_player, open_page
     # the prompt names the effect in the page language too
     hand_card = page.locator('#hand button[data-card="C17"]')
     hand_card.click()
-    choice = page.locator('[data-effect="0"]').inner_text()
+    choice = page.locator('[data-effect="0"]')
     swap = {
         "en": "green: Swap lives with a neighbour",
         "cs": "zelená: Prohoď si počet životů se sousedem",
     }
-    assert choice.strip() == swap[lang]
+    assert choice.inner_text().startswith(swap[lang])
+    explain = card_words.EFFECTS["SWAP_NEIGHBOR"][lang].explain  # the one explanation, here too
+    assert choice.locator(".effect-explain").inner_text() == explain
+    page.screenshot(path=SHOTS / f"table-effect-choice-{lang}.png")
 
 
 def test_a_term_explains_itself_on_keyboard_focus_and_on_hover(make_player, open_page):

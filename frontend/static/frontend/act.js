@@ -2,7 +2,7 @@
 // is in `legal`, so the page cannot send an illegal command. The prompt (#prompt) is an inline
 // panel; focus moves to it when a new decision is asked.
 
-import { cardElement, effectText } from "./cards.js";
+import { cardElement, effectExplanation, effectText } from "./cards.js";
 import { t } from "./i18n.js";
 import { el } from "./render.js";
 
@@ -91,6 +91,7 @@ export class Actor {
     const effects = el("div", "choices");
     this.catalog[s.card].forEach((effect, index) => {
       const b = button(effectText(effect), { effect: index }, `effect-choice colour-${effect.colour}`);
+      b.append(el("span", "effect-explain", effectExplanation(effect.kind))); // what it does (card_words)
       const ok = this.plays({ card: s.card, effect: index }).length > 0;
       b.disabled = !ok;
       if (!ok) b.append(el("span", "why", ` (${t("not_playable")})`));

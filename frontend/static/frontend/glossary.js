@@ -109,6 +109,7 @@ export function keepTermFocus(root, draw) {
 // The tooltip: one element for the page, placed beside the term under the pointer or focus.
 let tip = null;
 let hideTimer = 0;
+let shownFor = null; // the term the tooltip explains now
 
 function tooltip() {
   if (!tip) {
@@ -125,6 +126,7 @@ function tooltip() {
 
 function show(term) {
   clearTimeout(hideTimer);
+  shownFor = term;
   const box = tooltip();
   box.textContent = termMeaning(term.dataset.term);
   box.hidden = false;
@@ -147,4 +149,9 @@ document.addEventListener("mouseout", (e) => { if (termOf(e)) hide(); });
 document.addEventListener("focusin", (e) => { const t = termOf(e); if (t) show(t); });
 document.addEventListener("focusout", (e) => { if (termOf(e)) hide(0); });
 document.addEventListener("keydown", (e) => { if (e.key === "Escape" && tip && !tip.hidden) hide(0); });
-window.addEventListener("scroll", () => { if (tip && !tip.hidden) hide(0); }, { passive: true });
+// Scrolling (also the browser bringing a focused term into view) moves the tooltip with its term.
+window.addEventListener("scroll", () => {
+  if (!tip || tip.hidden) return;
+  if (shownFor?.isConnected) show(shownFor);
+  else hide(0);
+}, { passive: true, capture: true });
