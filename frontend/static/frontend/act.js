@@ -81,7 +81,9 @@ export class Actor {
     this.draw(this.view, this.names);
     const q = (sel) => $(this.root, sel);
     const picking = this.sel.scope === "one" && this.sel.target === undefined;
-    const next = q('#prompt [data-command="play"], #prompt [data-command="handoff"]')
+    // Asked whether to hit myself: the safe answer has the focus, so Enter twice is no accident.
+    const next = (this.sel.confirming ? q('#prompt [data-command="cancel"]') : null)
+      ?? q('#prompt [data-command="play"], #prompt [data-command="handoff"]')
       ?? (picking ? q("#seats [data-target]") : null)
       ?? q("#prompt .choices:last-of-type button:not([disabled])")
       ?? q("#prompt button:not([disabled])");
@@ -195,15 +197,15 @@ export class Actor {
    * accessible name, says what the blocking card does (API.md "More pages"). */
   blockButton(card) {
     const b = button("", { command: "block", card }, "block-choice");
-    const effects = el("span", "block-effects");
-    const hidden = (text) => el("span", "visually-hidden", text); // read, not shown: the colour bars part them
-    effects.append(hidden("("));
+    const effects = (this.catalog[card] ?? []).map(effectText);
+    const label = t("block_with", { card });
+    const list = el("span", "block-effects");
     (this.catalog[card] ?? []).forEach((effect, i) => {
-      if (i) effects.append(hidden("; "));
-      effects.append(el("span", `block-effect colour-${effect.colour}`, effectText(effect)));
+      list.append(el("span", `block-effect colour-${effect.colour}`, effects[i]));
     });
-    effects.append(hidden(")"));
-    b.append(el("span", "block-card", t("block_with", { card })), " ", effects);
+    b.append(el("span", "block-card", label), list);
+    // Said whole (the visible lines are apart by layout alone, which names do not keep).
+    b.setAttribute("aria-label", `${label} (${effects.join("; ")})`);
     return b;
   }
 

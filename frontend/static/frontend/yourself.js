@@ -31,7 +31,7 @@ addWords({
   block_ask_one: "{who} hraje {card}: {effect} na hráče {target}. Zablokovat?",
   block_ask_you: "{who} hraje {card}: {effect} na tebe. Zablokovat?",
   block_ask_all: "{who} hraje {card}: {effect} na všechny. Zablokovat?",
-  target_yourself: "Cíl: ty sám",
+  target_yourself: "Cíl: ty",
   play_summary_self: "Zahrát {card}: {effect} na sebe?",
   self_LOSE_1: "Opravdu si ubrat 1 život?",
   self_EVEN_DOWN: "Opravdu si ubrat 1 život?",
