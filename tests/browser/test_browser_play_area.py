@@ -116,6 +116,7 @@ def test_block_prompt_pending_play_and_hand_fit_at_1280x800(make_player, open_pa
     assert apart(pile, countdown), f"the discard pile overlaps the countdown: {pile} {countdown}"
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=SHOTS / f"table-block-{lang}-1280.png")
+    page.locator(".piles").screenshot(path=SHOTS / f"table-piles-{lang}-1280.png")
 
 
 @pytest.mark.parametrize("lang", ["en", "cs"])
@@ -127,6 +128,7 @@ def test_at_360px_countdown_pile_and_controls_do_not_overlap(make_player, open_p
     assert page.evaluate("document.documentElement.scrollWidth") <= 360, "no sideways scroll"
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=SHOTS / f"table-block-{lang}-360.png")
+    page.locator(".piles").screenshot(path=SHOTS / f"table-piles-{lang}-360.png")
 
 
 @pytest.mark.parametrize("lang", ["en", "cs"])
@@ -226,6 +228,8 @@ def test_hitting_yourself_asks_first_and_says_you(make_player, open_page):
     warning = page.locator("#self-warning")
     assert "Lose 1 life yourself?" in warning.inner_text()
     assert "You have 1 life: this knocks you out of the game." in warning.inner_text()
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=SHOTS / "table-self-target-en-1280.png")
 
     page.get_by_role("button", name="Cancel", exact=True).click()
     assert not warning.count(), "Cancel closes the question"
