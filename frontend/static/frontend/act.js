@@ -193,8 +193,9 @@ export class Actor {
     return out;
   }
 
-  /** "Block with C29 (green: Gain 1 life; blue: Lose 1 life)": the button's text, and so its
-   * accessible name, says what the blocking card does (API.md "More pages"). */
+  /** "Block with C29" over "green: Gain 1 life · blue: Lose 1 life": the button shows, and its
+   * accessible name says, what the blocking card does (API.md "More pages"), in the words of
+   * cards.js's effectText, so they follow whatever language cards speak. */
   blockButton(card) {
     const b = button("", { command: "block", card }, "block-choice");
     const effects = (this.catalog[card] ?? []).map(effectText);
