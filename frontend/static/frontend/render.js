@@ -166,7 +166,9 @@ function renderPending(root, view, ui) {
   const notes = el("ul", "pending-notes");
   const note = (text) => notes.append(el("li", "", text));
   if (view.phase === "block") note(t("block_open"));
-  if (p.resolving !== null && p.resolving !== undefined) note(t("resolving", { who: name(p.resolving) }));
+  if (p.resolving !== null && p.resolving !== undefined) {
+    note(p.resolving === view.you ? t("resolving_you") : t("resolving", { who: name(p.resolving) }));
+  }
   if (p.duel) {
     note(t("duel_state", { a: name(p.duel.seats[0]), b: name(p.duel.seats[1]) }));
     if (p.duel.bet) note(t("duel_bet", { who: name(p.duel.bettor), value: t(`bet_${p.duel.bet[1]}`) }));
