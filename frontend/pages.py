@@ -45,7 +45,11 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "open_games": [
             (g, me is not None and g.seat_of(me) is not None) for g in listings.open_games()
         ],
-        "running_games": listings.running_games(),
+        # (game, whether I sit in it): my own game is opened, not watched, and not "delayed"
+        # (a player sees his game live; the delay is for spectators, issue 18).
+        "running_games": [
+            (g, me is not None and g.seat_of(me) is not None) for g in listings.running_games()
+        ],
         "finished_games": listings.finished_games(
             player=wanted.get("player", "").strip(), variant=wanted.get("variant", "")
         ),

@@ -55,11 +55,21 @@ def table(request, game_id: int):
     except ApiError:
         return _missing(request, game_id)
     since = record_visit(user=request.user, game_id=game_id, seq=last)
+    seat = selectors.seat_of(state, request.user)
     return _page(request, game_id, "frontend/table.html", {
-        "seat": selectors.seat_of(state, request.user),
-        "standing_order": state.status != "ended",  # the seated player's order (issue 10)
+        "seat": seat,
+        # The seated player's order (issue 10), while it can still answer a block window for
+        # him: not after the end or his elimination (issue 18; table.js hides it live).
+        "standing_order": _order_can_answer(state, seat),
         "since": since,
     }, state)  # fmt: skip
+
+
+def _order_can_answer(state, seat: int | None) -> bool:
+    """Whether a standing order may still answer a block window for `seat`."""
+    if state.status == "ended":
+        return False
+    return seat is None or state.status == "lobby" or state.in_game(seat)
 
 
 @ensure_csrf_cookie

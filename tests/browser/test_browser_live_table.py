@@ -3,6 +3,8 @@ other browser, a duel with bets — while a third, anonymous browser watches eve
 
 from __future__ import annotations
 
+import re
+
 from tests.browser.api import settled
 from tests.browser.ui import log_seqs, login, open_table, pile, play, seat_lives, wait_seq
 
@@ -72,7 +74,8 @@ def test_two_browsers_play_block_and_duel_while_a_third_watches(make_player, ope
     # A block from the other browser: only cards that can block are offered (R18), and Pass.
     b.wait_for_selector('#prompt [data-command="pass"]')
     assert block_cards(b) == {"C29", "C01", "C30"}
-    b.get_by_role("button", name="Block with C29", exact=True).click()
+    # The button names what C29 does too (issue 18): "Block with C29 (green: …; blue: …)".
+    b.get_by_role("button", name=re.compile(r"^Block with C29 \(")).click()
     spectator.saw(settled(eva, gid, lambda v: v["kostic"] == 1 and v["phase"] == "play"))
     assert pile(s, "#discard") == ["C25", "C29"], "the played card first, then the blocker (R25)"
     assert seat_lives(s) == {0: 6, 1: 6}, "a blocked effect changes no lives"

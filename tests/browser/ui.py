@@ -126,6 +126,9 @@ def play(
     button = page.locator('[data-command="play"]')
     assert re.fullmatch(rf"\s*{re.escape(confirm)}\s*", button.inner_text()), button.inner_text()
     button.click()
+    sure = page.locator("[data-self-confirm]")  # a harmful effect on myself asks once more
+    if sure.count():
+        sure.click()
 
 
 def has_button(page, name: str) -> bool:

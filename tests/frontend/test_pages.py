@@ -189,6 +189,22 @@ def test_the_lobby_shows_a_delayed_running_game_without_its_play():
         assert "Kostič" in other and 'data-role="lives">' in other
 
 
+@pytest.mark.django_db
+def test_the_lobby_opens_my_own_running_game_instead_of_watching_it():
+    """Issue 18: a player is offered his running game as "Open", without "Watch" or the
+    spectators' "Delayed by N moves" (he sees his game live); the others still watch it."""
+    eva, jan = logged_in("eva"), logged_in("jan")
+    gid = new_game(jan, 2, spectator_delay=4)
+    join(jan, gid, 0), join(eva, gid, 1)
+    mine = game_row(eva.get("/").text, gid)
+    assert ">Open</a>" in mine and "You sit here" in mine
+    assert "Watch" not in mine and "Delayed by" not in mine
+    czech = game_row(eva.get("/", HTTP_ACCEPT_LANGUAGE="cs").text, gid)
+    assert ">Otevřít</a>" in czech and "Sledovat" not in czech and "Zpožděno" not in czech
+    other = game_row(logged_in("petr").get("/").text, gid)
+    assert ">Watch</a>" in other and "Delayed by 4 moves" in other
+
+
 def game_row(page: str, gid: int) -> str:
     """The lobby row of game `gid`: up to the next row or the end of its section."""
     start = page.index(f'<li class="game-row" data-game="{gid}"')

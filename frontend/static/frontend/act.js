@@ -5,6 +5,7 @@
 import { cardElement, effectExplanation, effectText } from "./cards.js";
 import { t } from "./i18n.js";
 import { el } from "./render.js";
+import { selfWarning } from "./yourself.js";
 
 const $ = (root, sel) => root.querySelector(sel);
 
@@ -40,7 +41,10 @@ export class Actor {
     prompt.classList.toggle("busy", this.busy);
     this.wireHand(view, legal);
     const decision = legal.length ? `${view.phase}:${view.turn}:${view.pending?.resolving ?? ""}:${view.pending?.handoff ?? ""}` : "";
-    if (decision && decision !== this.decision) prompt.focus({ preventScroll: false });
+    if (decision && decision !== this.decision) {
+      prompt.focus({ preventScroll: true });
+      this.bringIntoView();
+    }
     this.decision = decision;
   }
 
@@ -77,7 +81,9 @@ export class Actor {
     this.draw(this.view, this.names);
     const q = (sel) => $(this.root, sel);
     const picking = this.sel.scope === "one" && this.sel.target === undefined;
-    const next = q('#prompt [data-command="play"], #prompt [data-command="handoff"]')
+    // Asked whether to hit myself: the safe answer has the focus, so Enter twice is no accident.
+    const next = (this.sel.confirming ? q('#prompt [data-command="cancel"]') : null)
+      ?? q('#prompt [data-command="play"], #prompt [data-command="handoff"]')
       ?? (picking ? q("#seats [data-target]") : null)
       ?? q("#prompt .choices:last-of-type button:not([disabled])")
       ?? q("#prompt button:not([disabled])");
@@ -96,7 +102,7 @@ export class Actor {
       b.disabled = !ok;
       if (!ok) b.append(el("span", "why", ` (${t("not_playable")})`));
       b.setAttribute("aria-pressed", String(s.effect === index));
-      b.addEventListener("click", () => this.go({ effect: index, scope: undefined, target: undefined }));
+      b.addEventListener("click", () => this.go({ effect: index, scope: undefined, target: undefined, confirming: false }));
       effects.append(b);
     });
     out.push(effects, button(t("back"), { back: 1 }, "secondary"));
@@ -109,7 +115,7 @@ export class Actor {
       scopes.forEach((scope) => {
         const b = button(t(`scope_${scope}`), { scope });
         b.setAttribute("aria-pressed", String(s.scope === scope));
-        b.addEventListener("click", () => this.go({ scope, target: undefined }));
+        b.addEventListener("click", () => this.go({ scope, target: undefined, confirming: false }));
         row.append(b);
       });
       out.splice(-1, 0, row);
@@ -123,11 +129,36 @@ export class Actor {
     const body = this.plays({ card: s.card, effect: s.effect, scope: s.scope, target: s.scope === "one" ? s.target : null })[0];
     if (!body) return out;
     const effect = effectText(this.catalog[s.card][s.effect]);
-    const key = s.scope === "all" ? "play_summary_all" : "play_summary_one";
+    const mine = s.scope === "one" && s.target === this.view.you;
+    const key = s.scope === "all" ? "play_summary_all" : mine ? "play_summary_self" : "play_summary_one";
+    const summary = el("p", "summary", t(key, { card: s.card, effect, target: this.names[s.target] }));
+    const lives = this.view.players[this.view.you]?.lives ?? 0;
+    const warning = selfWarning({ ...this.catalog[s.card][s.effect], scope: s.scope, target: s.target }, this.view.you, lives);
+    if (warning && s.confirming) {
+      out.splice(-1, 0, summary, ...this.selfConfirm(body, warning));
+      return out;
+    }
     const confirm = button(t("play"), { command: "play" }, "primary");
-    confirm.addEventListener("click", () => this.submit(body));
-    out.splice(-1, 0, el("p", "summary", t(key, { card: s.card, effect, target: this.names[s.target] })), confirm);
+    // A play that costs me lives asks once more before it is sent (issue 18).
+    confirm.addEventListener("click", () => (warning ? this.go({ confirming: true }) : this.submit(body)));
+    out.splice(-1, 0, summary, confirm);
     return out;
+  }
+
+  /** "Lose 1 life yourself? You have 1 life: this knocks you out." with Yes / Cancel. */
+  selfConfirm(body, warning) {
+    const box = el("div", "self-warning");
+    box.id = "self-warning";
+    box.setAttribute("role", "alert");
+    box.append(el("p", "", warning.question), el("p", "", warning.after));
+    const row = el("div", "choices");
+    const yes = button(t("self_confirm"), { command: "play", selfConfirm: 1 }, "danger-confirm");
+    yes.setAttribute("aria-describedby", box.id);
+    yes.addEventListener("click", () => this.submit(body));
+    const no = button(t("self_cancel"), { command: "cancel" });
+    no.addEventListener("click", () => this.go({ confirming: false }));
+    row.append(yes, no);
+    return [box, row];
   }
 
   /** A button at each legal target's seat (R3, R9, R12 are already in `legal`). */
@@ -135,9 +166,10 @@ export class Actor {
     const s = this.sel;
     this.plays({ card: s.card, effect: s.effect, scope: "one" }).forEach((c) => {
       const seat = $(this.root, `#seats [data-seat="${c.target}"]`);
-      const b = button(t("target", { who: this.names[c.target] }), { target: c.target }, "target");
+      const label = c.target === this.view.you ? t("target_yourself") : t("target", { who: this.names[c.target] });
+      const b = button(label, { target: c.target }, "target");
       b.setAttribute("aria-pressed", String(s.target === c.target));
-      b.addEventListener("click", () => this.go({ target: c.target }));
+      b.addEventListener("click", () => this.go({ target: c.target, confirming: false }));
       seat?.append(b);
       seat?.classList.add("targetable");
     });
@@ -146,10 +178,11 @@ export class Actor {
   blockParts(view, legal) {
     const p = view.pending;
     const effect = effectText({ colour: p.colour, kind: p.kind });
-    const out = [el("p", "prompt-title", t("block_ask", { who: this.names[p.seat], card: p.card, effect }))];
+    const key = p.scope === "all" ? "block_ask_all" : p.target === view.you ? "block_ask_you" : "block_ask_one";
+    const out = [el("p", "prompt-title", t(key, { who: this.names[p.seat], card: p.card, effect, target: this.names[p.target] }))];
     const row = el("div", "choices");
     legal.filter((c) => c.type === "block").forEach((c) => {
-      const b = button(t("block_with", { card: c.card }), { command: "block", card: c.card });
+      const b = this.blockButton(c.card);
       b.addEventListener("click", () => this.submit(c));
       row.append(b);
     });
@@ -159,6 +192,42 @@ export class Actor {
     row.append(pass);
     out.push(row);
     return out;
+  }
+
+  /** "Block with C29" over "green: Gain 1 life · blue: Lose 1 life": the button shows, and its
+   * accessible name says, what the blocking card does (API.md "More pages"), in the words of
+   * cards.js's effectText, so they follow whatever language cards speak. */
+  blockButton(card) {
+    const b = button("", { command: "block", card }, "block-choice");
+    const effects = (this.catalog[card] ?? []).map(effectText);
+    const label = t("block_with", { card });
+    const list = el("span", "block-effects");
+    (this.catalog[card] ?? []).forEach((effect, i) => {
+      list.append(el("span", `block-effect colour-${effect.colour}`, effects[i]));
+    });
+    b.append(el("span", "block-card", label), list);
+    // Said whole (the visible lines are apart by layout alone, which names do not keep).
+    b.setAttribute("aria-label", `${label} (${effects.join("; ")})`);
+    return b;
+  }
+
+  /** Scroll so that the pending play, the prompt and my hand show together when they fit in
+   * the window (issue 18: at 1280 × 800 the block prompt sat at the bottom edge); else the
+   * prompt. At once, not smoothly: nothing moves under a pointer about to click. */
+  bringIntoView() {
+    const shown = ["#pending", "#prompt", "#hand"].map((sel) => $(this.root, sel))
+      .filter((node) => node && !node.hidden && node.getClientRects().length);
+    if (!shown.length) return;
+    const rects = shown.map((node) => node.getBoundingClientRect());
+    const top = Math.min(...rects.map((r) => r.top)) - 8;
+    const bottom = Math.max(...rects.map((r) => r.bottom)) + 8;
+    if (bottom - top > window.innerHeight) {
+      $(this.root, "#prompt").scrollIntoView({ block: "nearest" });
+    } else if (top < 0) {
+      window.scrollBy(0, top);
+    } else if (bottom > window.innerHeight) {
+      window.scrollBy(0, bottom - window.innerHeight);
+    }
   }
 
   neighborParts(view, legal) {

@@ -80,7 +80,8 @@ export function drawAwayControls(root, view, show, onError) {
   if (!box) return;
   const me = view.you === null ? null : view.players[view.you];
   box.replaceChildren();
-  if (!me || view.status !== "active") return;
+  // Nothing to leave once out of the game or after its end (issue 18).
+  if (!me || view.status !== "active" || me.eliminated) return;
   const post = async (tail) => {
     try {
       const answer = await api(`/api/games/${view.id}/${tail}/`, { method: "POST", body: {} });

@@ -23,7 +23,9 @@ function centre(r) {
   return [r.left + r.width / 2, r.top + r.height / 2];
 }
 
-function fly(node, from, { duration = 450 } = {}) {
+/** `node` travels from the rect `from` to where it lies. While it moves it stays under every
+ * control (table.css lifts controls above moving cards), so a flight never covers a button. */
+function fly(node, from, { duration = 450, delay = 0 } = {}) {
   if (!from) return null;
   const to = node.getBoundingClientRect();
   if (!to.width) return null;
@@ -33,28 +35,28 @@ function fly(node, from, { duration = 450 } = {}) {
   return node.animate([
     { transform: `translate(${fx - tx}px, ${fy - ty}px) scale(${scale})`, opacity: 0.7 },
     { transform: "none", opacity: 1 },
-  ], { duration, easing: "cubic-bezier(.2,.7,.3,1)" });
+  ], { duration, delay, fill: "backwards", easing: "cubic-bezier(.2,.7,.3,1)" });
 }
 
-/** A copy of the blocked play, struck through where it lay, travelling to the discard pile. */
-function strike(before, target) {
-  const ghost = before.pending;
-  const r = before.pendingRect;
-  Object.assign(ghost.style, { position: "fixed", left: `${r.left}px`, top: `${r.top}px`,
-    width: `${r.width}px`, margin: 0, zIndex: 5, pointerEvents: "none" });
-  ghost.removeAttribute("data-card"); // a picture of a card already in the pile, not a card
+/** A copy of the blocked play, struck through, laid on the discard pile where the played card
+ * now lies under its blocker (R25), then fading into it. It is drawn inside the pile, which
+ * holds no control, and scrolls with it: it never covers a button (issue 18; it used to sit
+ * 1.4 s in fixed position where the pending play had been, over the next prompt). */
+function strike(before, stack) {
+  const card = before.pending;
+  card.removeAttribute("data-card"); // a picture of a card already in the pile, not a card
+  card.classList.add("struck");
+  const ghost = document.createElement("li"); // the pile is a list
+  ghost.className = "ghost";
   ghost.setAttribute("aria-hidden", "true");
   ghost.inert = true; // its term links (glossary.js) must not take the focus while hidden
-  ghost.classList.add("struck");
-  (target.closest(".table") ?? document.body).append(ghost); // inside: the colours live there
-  const to = target.getBoundingClientRect();
-  const [fx, fy] = centre(r);
-  const [tx, ty] = centre(to);
+  ghost.append(card);
+  stack.prepend(ghost); // first: the pile's top stays its last child
   const move = ghost.animate([
-    { transform: "none", opacity: 1, offset: 0 },
-    { transform: "none", opacity: 1, offset: 0.6 },
-    { transform: `translate(${tx - fx}px, ${ty - fy}px) scale(${to.width / r.width})`, opacity: 0 },
-  ], { duration: 1400, easing: "ease-in" });
+    { opacity: 1, transform: "none", offset: 0 },
+    { opacity: 1, transform: "none", offset: 0.55 },
+    { opacity: 0, transform: "translate(6px, 6px) scale(.92)" },
+  ], { duration: 900, easing: "ease-in" });
   move.onfinish = () => ghost.remove();
 }
 
@@ -71,8 +73,8 @@ export function animate(root, before, view, { blocked, cameFrom }) {
   const top = root.querySelector("#discard .stack > :last-child");
   if (!top || top.dataset.card === before.top) return;
   if (oldPending && blocked.has(oldPending) && before.pendingRect?.width) {
-    strike(before, top);
-    fly(top, before.rects.get(top.dataset.card) ?? fromSeat(top.dataset.card), { duration: 700 });
+    strike(before, top.parentElement);
+    fly(top, before.rects.get(top.dataset.card) ?? fromSeat(top.dataset.card), { duration: 700, delay: 350 });
   } else {
     fly(top, before.rects.get(top.dataset.card) ?? before.pendingRect ?? fromSeat(top.dataset.card));
   }

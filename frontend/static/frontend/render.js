@@ -6,6 +6,7 @@ import { awayMark } from "./away.js";
 import { cardElement, cardRef, effectText } from "./cards.js";
 import { keepTermFocus, termify } from "./glossary.js";
 import { count, t, tNodes } from "./i18n.js";
+import { pendingKey } from "./yourself.js";
 
 const $ = (root, sel) => root.querySelector(sel);
 
@@ -63,9 +64,9 @@ function seatElement(view, p, ui) {
   return li;
 }
 
-// Seats around the table in a 4 × 3 grid (the piles in the middle), clockwise from the bottom
+// Seats around the table in a 5 × 3 grid (the piles in the middle, the prompt in row 4), clockwise from the bottom
 // as seen from the bottom seat: the next seat (the left neighbour) sits to its left.
-const AT = { B: "4 / 2", T: "1 / 2", L: "2 / 1 / 4 / 2", R: "2 / 3 / 4 / 4", UL: "2 / 1", LL: "3 / 1",
+const AT = { B: "5 / 2", T: "1 / 2", L: "2 / 1 / 4 / 2", R: "2 / 3 / 4 / 4", UL: "2 / 1", LL: "3 / 1",
   UR: "2 / 3", LR: "3 / 3", TL: "1 / 1", TR: "1 / 3" };
 const PLACES = { 2: ["B", "T"], 3: ["B", "TL", "TR"], 4: ["B", "L", "T", "R"],
   5: ["B", "LL", "UL", "UR", "LR"], 6: ["B", "LL", "UL", "T", "UR", "LR"] };
@@ -160,13 +161,15 @@ function renderPending(root, view, ui) {
   const effect = effectText({ colour: p.colour, kind: p.kind });
   const line = el("p", "pending-line");
   const fields = { who: name(p.seat), card: cardRef(p.card, { hook: false }), effect, target: name(p.target) };
-  line.append(tNodes(p.scope === "all" ? "pending_all" : "pending_one", fields));
+  line.append(tNodes(pendingKey(p, view.you), fields));
   const card = cardElement(ui.catalog, p.card);
   card.querySelector(`[data-effect-index="${p.effect}"]`)?.classList.add("chosen");
   const notes = el("ul", "pending-notes");
   const note = (text) => notes.append(el("li", "", text));
   if (view.phase === "block") note(t("block_open"));
-  if (p.resolving !== null && p.resolving !== undefined) note(t("resolving", { who: name(p.resolving) }));
+  if (p.resolving !== null && p.resolving !== undefined) {
+    note(p.resolving === view.you ? t("resolving_you") : t("resolving", { who: name(p.resolving) }));
+  }
   if (p.duel) {
     note(t("duel_state", { a: name(p.duel.seats[0]), b: name(p.duel.seats[1]) }));
     if (p.duel.bet) note(t("duel_bet", { who: name(p.duel.bettor), value: t(`bet_${p.duel.bet[1]}`) }));

@@ -55,10 +55,19 @@ function show(next) {
   log.names = ui.names;
   actor.draw(view, ui.names);
   drawAwayControls(root, view, show, showError);
+  hideWhenOut(view);
   if (focused && (!document.activeElement || document.activeElement === document.body)) {
     root.querySelector(focused)?.focus({ preventScroll: true });
   }
   animate(root, before, view, { blocked: ui.blocked, cameFrom: log.cameFrom });
+}
+
+/** After the end or my elimination no block window can ask me again: the standing-order form
+ * goes (issue 18; the server no longer renders it then, this hides it live). */
+function hideWhenOut(view) {
+  const form = root.querySelector(".standing-order");
+  const me = view.you === null || view.you === undefined ? null : view.players[view.you];
+  if (form) form.hidden = view.status === "ended" || Boolean(me?.eliminated);
 }
 
 /** Nothing a player decides on changed: only hidden passes or the like moved the seq. */
