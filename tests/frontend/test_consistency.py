@@ -26,26 +26,10 @@ from games.engine.names import seat_name, seat_names
 from games.notifications.mails import unsubscribe_token
 from replays.phrases import PHRASES
 from replays.transcript import display_names
+from tests.czech_register import vy_forms
 
 CS = {"HTTP_ACCEPT_LANGUAGE": "cs"}
 FRONTEND = Path(__file__).resolve().parents[2] / "frontend"
-
-# Forms of the "vy" register (2nd person plural: verbs, pronouns, imperatives) that must not
-# appear on a Czech page: the rule sheet speaks "ty", and so does every page (issue 18, item 7).
-VY_WORDS = (
-    "jste nejste jste-li máte nemáte můžete nemůžete chcete nechcete budete sedíte nesedíte "
-    "dostanete nedostanete zapnete vaše váš vaši vašim vašich vaší vašeho vašemu vašem vám vás "
-    "vámi přisedněte zadejte opravte zkontrolujte zkuste přihlaste založte vyberte zvolte "
-    "najděte sledujte přehrajte zaregistrujte klikněte použijte vyplňte pište uveďte vyřešte "
-    "zamítněte ukončete potvrďte zadali zapomněli"
-).split()
-VY = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, VY_WORDS)) + r")(?![\w-])", re.I)
-
-
-def vy_forms(text: str) -> list[str]:
-    """The vy-register words in `text`, each with a little context."""
-    return [text[max(0, m.start() - 30) : m.end() + 30] for m in VY.finditer(text)]
-
 
 # --- bots ---------------------------------------------------------------------------------
 
@@ -174,11 +158,18 @@ def test_no_czech_page_says_vy():
     assert not found, found
 
 
-def test_no_script_says_vy():
+def test_no_script_template_or_phrase_book_says_vy():
+    """The pages' scripts, every template, and the Python that words things (the transcript's
+    phrases, the mails, the table's frame) — Czech written outside the catalog."""
+    root = FRONTEND.parent
+    sources = [*(root / "frontend").rglob("*.js"), *(root / "frontend").rglob("*.html"),
+               *(root / "replays").rglob("*.html"), *(root / "replays").rglob("*.py"),
+               *(root / "frontend").rglob("*.py"), *(root / "games").rglob("*.py")]  # fmt: skip
+    assert len(sources) > 50
     found = {}
-    for script in sorted((FRONTEND / "static" / "frontend").glob("*.js")):
-        if hits := vy_forms(script.read_text(encoding="utf-8")):
-            found[script.name] = hits
+    for source in sources:
+        if hits := vy_forms(source.read_text(encoding="utf-8")):
+            found[str(source.relative_to(root))] = hits
     assert not found, found
 
 
