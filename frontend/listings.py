@@ -17,6 +17,7 @@ from django.db.models.fields.json import KeyTransform
 
 from games.core import sealed_passes
 from games.core.models import GameProjection
+from games.engine.names import seat_name
 from games.table.models import PlayerSeat
 
 PAGE = 50  # games per lobby section
@@ -30,6 +31,11 @@ class Seat:
     bot: bool
     lives: int
     awaited: bool  # as the public view shows it (R19)
+
+    @property
+    def shown(self) -> str | None:
+        """The name every page shows: "bot#2" for a bot (games.engine.names), None if free."""
+        return seat_name(self.name, bot=self.bot, seat=self.seat)
 
 
 @dataclass(frozen=True)
@@ -78,11 +84,11 @@ class GameRow:
 
     @property
     def kostic_name(self) -> str | None:
-        return self.seats[self.kostic].name if self.kostic is not None else None
+        return self.seats[self.kostic].shown if self.kostic is not None else None
 
     @property
     def winner_names(self) -> list[str]:
-        return [self.seats[w].name or "?" for w in self.winners]
+        return [self.seats[w].shown or "?" for w in self.winners]
 
     def seat_of(self, username: str) -> int | None:
         """The user's seat (a bot seat never counts: the bot's name is reserved)."""

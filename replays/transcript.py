@@ -13,6 +13,7 @@ from typing import Any
 
 from games.engine import OMNISCIENT, Event, GameState, evolve, fold, redact_event
 from games.engine import events as ev
+from games.engine.names import seat_names
 from games.engine.views import Viewer
 
 from .phrases import PHRASES
@@ -80,9 +81,11 @@ def transcript(events: list[Event], *, viewer: Viewer = OMNISCIENT, lang: str = 
 
 
 def display_names(s: GameState, words: dict[str, str]) -> list[str]:
-    """Seat names from seat_taken ("seat N" if missing); a shared name (every bot is "bot")
-    gets its seat number, so the transcript can tell the players apart."""
-    raw = [name or words["seat_name"].format(seat=seat) for seat, name in enumerate(s.names)]
+    """Seat names as every page shows them (games.engine.names: a bot is "bot#<seat>"), "seat
+    N" for a seat nobody took; a name still shared (an imported record) gets its seat number,
+    so the transcript can tell the players apart."""
+    raw = [name or words["seat_name"].format(seat=seat)
+           for seat, name in enumerate(seat_names(s.names, s.bots))]  # fmt: skip
     return [f"{name}#{seat}" if raw.count(name) > 1 else name for seat, name in enumerate(raw)]
 
 

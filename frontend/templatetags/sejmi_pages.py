@@ -1,5 +1,5 @@
-"""Template filters of the lobby and my-games pages: names of variants, paces and durations
-in the page's language."""
+"""Template filters of the pages: names of variants and paces, durations and moments in the
+page's language (frontend.time_words)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from datetime import datetime
 from typing import Any
 
 from django import template
-from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
+from frontend import time_words
 from frontend.forms import VARIANT_NAMES
 
 register = template.Library()
@@ -27,19 +27,11 @@ def variant_name(variant: str) -> str:
 
 @register.filter
 def duration(seconds: Any) -> str:
-    """20 → "20 s", 120 → "2 min", 3600 → "1 hour", 86400 → "1 day"; the largest unit that
-    divides the time exactly, so no figure is rounded."""
+    """20 → "20 s", 3595 → "59 min 55 s", 86400 → "1 d": frontend.time_words, in the page's
+    language (static/frontend/times.js words it the same)."""
     if not isinstance(seconds, int) or isinstance(seconds, bool):
         return ""
-    if seconds and seconds % 86400 == 0:
-        days = seconds // 86400
-        return ngettext("%(n)d day", "%(n)d days", days) % {"n": days}
-    if seconds and seconds % 3600 == 0:
-        hours = seconds // 3600
-        return ngettext("%(n)d hour", "%(n)d hours", hours) % {"n": hours}
-    if seconds and seconds % 60 == 0:
-        return _("%(n)d min") % {"n": seconds // 60}
-    return _("%(n)d s") % {"n": seconds}
+    return time_words.duration(seconds, get_language())
 
 
 @register.filter
@@ -55,13 +47,15 @@ def pace_name(options: dict[str, Any]) -> str:
 @register.filter
 def time_left(deadline: datetime | None) -> str:
     """The countdown's first text, as static/frontend/me.js then writes it every second:
-    "2 d 03:04:05", "03:04:05", or "00:00:00" once due ("d" reads as day and den alike)."""
-    if deadline is None:
-        return ""
-    left = max(0, int((deadline - timezone.now()).total_seconds()))
-    days, rest = divmod(left, 86400)
-    clock = f"{rest // 3600:02d}:{rest % 3600 // 60:02d}:{rest % 60:02d}"
-    return f"{days} d {clock}" if days else clock
+    "2 d 3 h", "59 min 55 s", "0 s" once due."""
+    return time_words.time_left(deadline, get_language()) if deadline else ""
+
+
+@register.filter
+def when(moment: datetime | None) -> str:
+    """A moment in the page's language: "1 Dec 2026, 18:05" / "1. 12. 2026 18:05" (UTC; put
+    it in `<time datetime=… data-when>` and times.js shows it in the reader's time zone)."""
+    return time_words.moment(moment, get_language()) if moment else ""
 
 
 @register.filter

@@ -5,8 +5,12 @@ of his is accepted. Each game records the pause and the resume as events (vacati
 vacation_ended, games.engine.away); his declarations and their ends are append-only rows, and
 the allowance left is computed from them.
 
-Charging: a vacation costs the days it was declared for, or, ended early, every day begun
-(at least one); a vacation counts in the calendar year (UTC) it was declared in.
+Charging (docs/AWAY.md "What a vacation costs"): a vacation costs the time the clocks actually
+stood still for it — all of the declared days while it runs or once it ran out; ended early,
+only the time from its start to its end. The allowance left is the yearly allowance minus the
+time used in the calendar year (UTC) of the declarations, rounded to whole days (half a day up):
+a vacation ended after seconds costs nothing, 30 hours cost one day, 36 hours two. The year's
+total is rounded, not each vacation, so four short vacations of 6 hours still cost a day.
 """
 
 from __future__ import annotations
@@ -39,19 +43,21 @@ def days_per_year() -> int:
     return settings.SEJMI_VACATION_DAYS_PER_YEAR
 
 
-def _charged(row: VacationDeclaration, now: datetime) -> int:
+def _used(row: VacationDeclaration) -> timedelta:
+    """The time a declaration takes from the allowance: all its days while it runs (or ran
+    out); ended early, the time it actually lasted."""
     end = getattr(row, "end", None)
     if end is None:
-        return row.days  # running, or run out: the whole declaration
-    begun = math.ceil((end.at - row.declared_at) / DAY)
-    return min(row.days, max(1, begun))
+        return row.days * DAY
+    return min(row.days * DAY, max(timedelta(0), end.at - row.declared_at))
 
 
 def days_left(user, now: datetime) -> int:
-    """The allowance left in `now`'s calendar year (UTC)."""
+    """The allowance left in `now`'s calendar year (UTC), in whole days: the year's allowance
+    minus the time its vacations used, rounded to the nearest day (half a day up)."""
     rows = VacationDeclaration.objects.filter(user=user, declared_at__year=now.year)
-    used = sum(_charged(row, now) for row in rows.select_related("end"))
-    return max(0, days_per_year() - used)
+    used = sum((_used(row) for row in rows.select_related("end")), timedelta(0))
+    return max(0, days_per_year() - math.floor(used / DAY + 0.5))
 
 
 def current(user, now: datetime) -> VacationDeclaration | None:

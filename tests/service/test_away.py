@@ -186,13 +186,33 @@ def test_the_allowance_is_enforced(make_player, clock, settings):
     assert alice.post("/api/me/vacation/", {"days": 30}, format="json").status_code == 200
     assert_error(alice.post("/api/me/vacation/", {"days": 1}, format="json"), 400, "invalid")
     clock.move(hours=30)
-    assert alice.delete("/api/me/vacation/").json()["days_left"] == 28  # two days begun
+    assert alice.delete("/api/me/vacation/").json()["days_left"] == 29  # 1.25 days used: one
     assert_error(alice.delete("/api/me/vacation/"), 400, "invalid")
-    assert_error(alice.post("/api/me/vacation/", {"days": 29}, format="json"), 400, "invalid")
-    assert alice.post("/api/me/vacation/", {"days": 28}, format="json").status_code == 200
+    assert_error(alice.post("/api/me/vacation/", {"days": 30}, format="json"), 400, "invalid")
+    assert alice.post("/api/me/vacation/", {"days": 29}, format="json").status_code == 200
     settings.SEJMI_VACATION_DAYS_PER_YEAR = 40
-    assert alice.get("/api/me/vacation/").json()["days_left"] == 10
+    assert alice.get("/api/me/vacation/").json()["days_left"] == 10  # 30.25 days held: 30
     assert_error(APIClient().get("/api/me/vacation/"), 401, "not_authenticated")
+
+
+def test_a_vacation_costs_the_time_it_lasted_rounded_over_the_year(make_player, clock):
+    """Issue 18: a vacation ended after seconds gives the whole allowance back; the year's
+    total time is rounded to whole days (half up), so short vacations still add up."""
+    alice = make_player()
+    vacation = "/api/me/vacation/"
+    assert alice.post(vacation, {"days": 3}, format="json").json()["days_left"] == 27  # held
+    clock.move(seconds=20)
+    assert alice.delete(vacation).json()["days_left"] == 30  # a change of mind costs nothing
+    for _ in range(4):  # four times 6 hours: one day
+        alice.post(vacation, {"days": 1}, format="json")
+        clock.move(hours=6)
+        alice.delete(vacation)
+    assert alice.get(vacation).json()["days_left"] == 29
+    alice.post(vacation, {"days": 2}, format="json")
+    clock.move(hours=12)  # 36 hours and 20 s in all: a day and a half rounds up
+    assert alice.delete(vacation).json()["days_left"] == 28
+    assert alice.post(vacation, {"days": 29}, format="json").status_code == 400
+    assert alice.post(vacation, {"days": 28}, format="json").json()["days_left"] == 0
 
 
 # --- the bot takes a seat, and gives it back ------------------------------------------------

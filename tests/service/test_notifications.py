@@ -191,7 +191,7 @@ def test_a_digest_gathers_a_days_notifications_in_one_mail(notifying):
     assert len(notifying.to(anna.address)) == 1
     body = mails[0].get_content()
     assert f"/games/{first}/" in body and f"/games/{second}/" in body
-    assert "Jste na tahu" in body  # her language: Czech
+    assert "Jsi na tahu" in body  # her language: Czech, in "ty" as every page (issue 18)
     assert "/unsubscribe/" in body
 
 

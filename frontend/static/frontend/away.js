@@ -5,6 +5,7 @@
 
 import { api } from "./api.js";
 import { addWords, t } from "./i18n.js";
+import { moment } from "./times.js";
 
 addWords({
   away_vacation: "on vacation", away_vacation_until: "on vacation until {until}",
@@ -42,8 +43,7 @@ addWords({
   vacation_left: "Zbývá dní dovolené v tomto roce: {n} z {total}.",
 });
 
-const when = (iso) => new Date(iso).toLocaleString(document.documentElement.lang || undefined,
-  { dateStyle: "medium", timeStyle: "short" });
+const when = moment; // times.js: "1 Dec 2026, 18:05" / "1. 12. 2026 18:05"
 
 /** The badge next to a seat's name: `mark(className, text)` is render.js's. */
 export function awayMark(player, mark) {

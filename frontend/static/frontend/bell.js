@@ -5,6 +5,7 @@
 // after every reconnect); the socket only says that something new arrived.
 import { api } from "./api.js";
 import { LANG } from "./i18n.js";
+import { moment } from "./times.js";
 
 const WORDS = {
   en: {
@@ -18,9 +19,9 @@ const WORDS = {
   cs: {
     bell: "Upozornění", unread_none: "Upozornění, žádné nepřečtené",
     unread: "Upozornění, nepřečtená: {n}", mark_all: "Označit vše jako přečtené",
-    empty: "Nic nového.", your_turn: "Jste na tahu ve hře {game}",
-    block_window: "Ve hře {game} můžete blokovat", deadline_soon: "Ve hře {game} vám dochází čas",
-    eliminated: "Ve hře {game} jste vypadli", game_over: "Hra {game} skončila",
+    empty: "Nic nového.", your_turn: "Jsi na tahu ve hře {game}",
+    block_window: "Ve hře {game} můžeš blokovat", deadline_soon: "Ve hře {game} ti dochází čas",
+    eliminated: "Ve hře {game} jsi vypadl", game_over: "Hra {game} skončila",
     unread_item: "nepřečteno",
   },
 };
@@ -113,8 +114,7 @@ function entry(root, n) {
   });
   const time = document.createElement("time");
   time.dateTime = n.at;
-  time.textContent = new Date(n.at).toLocaleString(LANG === "cs" ? "cs-CZ" : "en-GB",
-    { dateStyle: "short", timeStyle: "short" });
+  time.textContent = moment(n.at); // times.js, as on every page
   item.append(link, " ", time);
   return item;
 }

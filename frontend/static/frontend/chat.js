@@ -7,6 +7,7 @@
 
 import { api } from "./api.js";
 import { LANG } from "./i18n.js";
+import { clockTime } from "./times.js";
 
 const WORDS = {
   en: {
@@ -224,7 +225,7 @@ class ChatPanel {
 
   line(m) {
     const at = new Date(m.at);
-    const time = el("time", { dateTime: m.at, textContent: at.toLocaleTimeString(LANG, { hour: "2-digit", minute: "2-digit" }) });
+    const time = el("time", { dateTime: m.at, textContent: clockTime(at) });
     const who = el("strong", { className: "chat-author", textContent: m.author === this.me ? `${m.author} (${t("you")})` : m.author });
     const text = m.hidden
       ? el("em", { className: "chat-text chat-hidden", textContent: t("hidden") })

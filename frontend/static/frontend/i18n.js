@@ -22,8 +22,8 @@ const EN = {
   // piles
   draw_pile: "Draw pile", discard_pile: "Discard pile", empty: "empty",
   top_card: "top: {card}", countdown: "Countdown",
-  countdown_left: "Countdown: {n} turns left", countdown_last: "Countdown: last turn",
-  turns_left: "{n} turns left", last_turn: "last turn", no_cards: "no cards",
+  countdown_left_many: "Countdown: {n} turns left", countdown_last: "Countdown: last turn",
+  turns_left_many: "{n} turns left", last_turn: "last turn", no_cards: "no cards",
   deadline: "Time left: {time}", overdue: "Time is up; the service acts now",
   blocked: "blocked",
   // the pending play
@@ -63,10 +63,12 @@ const EN = {
   hands_title: "Every hand, now that the game is over",
   // the log
   log_since: "Since your last visit", log_nothing_new: "Nothing new since your last visit.",
-  log_summary: "Since your last visit: {events} events over {turns} turns.",
+  log_summary: "Since your last visit: {events} over {turns}.",
+  events_one: "1 event", events_many: "{n} events", turns_one: "1 turn", turns_many: "{n} turns",
   log_summary_lives: "Lives: {changes}.", log_summary_out: "Out: {names}.",
   log_summary_end: "The game has ended.",
-  created: "Game created: {variant}, {seats} seats, duels with a {duel}{rigged}",
+  created: "Game created: {variant}, {players}, duels with a {duel}{rigged}",
+  players_one: "1 player", players_many: "{n} players",
   duel_die: "die", duel_coin: "coin", rigged_suffix: " (rigged)",
   seat_taken: "{who} takes seat {seat}", seat_taken_bot: "A bot takes seat {seat}",
   started: "Cards dealt; {count} cards in the draw pile", holds: "{who} holds {cards}",
@@ -127,8 +129,10 @@ const CS = {
   await_bet: "sází", await_handoff: "může předat kartu",
   draw_pile: "Dobírací balíček", discard_pile: "Odhazovací balíček", empty: "prázdný",
   top_card: "navrchu: {card}", countdown: "Odpočet",
-  countdown_left: "Odpočet: zbývá tahů {n}", countdown_last: "Odpočet: poslední tah",
-  turns_left: "zbývá tahů: {n}", last_turn: "poslední tah", no_cards: "žádné karty",
+  countdown_left_few: "Odpočet: zbývají {n} tahy", countdown_left_many: "Odpočet: zbývá {n} tahů",
+  countdown_last: "Odpočet: poslední tah",
+  turns_left_few: "zbývají {n} tahy", turns_left_many: "zbývá {n} tahů", last_turn: "poslední tah",
+  no_cards: "žádné karty",
   deadline: "Zbývá: {time}", overdue: "Čas vypršel; za hráče jedná služba",
   blocked: "zablokováno",
   pending_one: "{who} hraje {card}: {effect} na hráče {target}",
@@ -164,10 +168,13 @@ const CS = {
   winners_one: "Vítěz: {names}", winners_many: "Vítězové: {names}", you_win: "Vyhráváš!",
   hands_title: "Všechny karty v rukou (hra skončila)",
   log_since: "Od tvé poslední návštěvy", log_nothing_new: "Od tvé poslední návštěvy se nic nestalo.",
-  log_summary: "Od tvé poslední návštěvy: událostí {events}, tahů {turns}.",
+  log_summary: "Od tvé poslední návštěvy: {events}, {turns}.",
+  events_one: "1 událost", events_few: "{n} události", events_many: "{n} událostí",
+  turns_one: "1 tah", turns_few: "{n} tahy", turns_many: "{n} tahů",
   log_summary_lives: "Životy: {changes}.", log_summary_out: "Vypadli: {names}.",
   log_summary_end: "Hra skončila.",
-  created: "Hra založena: {variant}, hráčů {seats}, souboj {duel}{rigged}",
+  created: "Hra založena: {variant}, {players}, souboj {duel}{rigged}",
+  players_one: "1 hráč", players_few: "{n} hráči", players_many: "{n} hráčů",
   duel_die: "kostkou", duel_coin: "mincí", rigged_suffix: " (nastavená hra)",
   seat_taken: "{who} si sedá na místo {seat}", seat_taken_bot: "Na místo {seat} si sedá bot",
   started: "Karty rozdány; v dobíracím balíčku je karet: {count}", holds: "{who} má v ruce {cards}",
@@ -242,9 +249,14 @@ export function has(key) {
   return key in EN;
 }
 
-/** "1 life" / "3 lives", Czech "1 karta" / "3 karty" / "5 karet": the plural form for n. */
-export function count(key, n) {
-  const few = LANG === "cs" && n >= 2 && n <= 4;
-  const form = n === 1 ? "one" : few ? "few" : "many";
-  return t(`${key}_${form}`, { n });
+const PLURAL = new Intl.PluralRules(LANG);
+
+/** "1 life" / "3 lives", Czech "1 karta" / "3 karty" / "5 karet": the words `${key}_one`,
+ * `${key}_few` (Czech 2–4) or `${key}_many` (any other count: Intl's "other", and Czech
+ * "many", which only fractions get) for n, chosen by Intl.PluralRules of the page language. */
+export function count(key, n, fields = {}) {
+  const rule = PLURAL.select(n);
+  const form = rule === "one" || rule === "few" ? rule : "many";
+  const found = WORDS[LANG][`${key}_${form}`] !== undefined ? form : "many";
+  return t(`${key}_${found}`, { n, ...fields });
 }

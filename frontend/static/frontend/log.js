@@ -4,7 +4,8 @@
 
 import { AWAY_TELL } from "./away.js";
 import { cardRef, effectText } from "./cards.js";
-import { t, tNodes } from "./i18n.js";
+import { count, t, tNodes } from "./i18n.js";
+import { seatName } from "./names.js";
 import { el } from "./render.js";
 
 const MINOR = new Set(["block_passed", "neighbor_requested", "turn_ended", "card_drawn", "seat_taken"]);
@@ -107,7 +108,7 @@ export class LogBook {
     if (this.since === null) return "";
     const a = this.away;
     if (!a) return t("log_nothing_new");
-    const parts = [t("log_summary", { events: a.events, turns: a.turns })];
+    const parts = [t("log_summary", { events: count("events", a.events), turns: count("turns", a.turns) })];
     const changed = this.lives.map((x, seat) => [seat, a.from[seat], x]).filter(([, b, x]) => b !== x);
     if (changed.length) {
       const text = changed.map(([seat, b, x]) => `${this.name(seat)} ${b} → ${x}`).join(", ");
@@ -141,11 +142,11 @@ const FORMAT = {
     log.lives = Array(d.seats).fill(6);
     const duel = t(d.options?.duel_coin ? "duel_coin" : "duel_die");
     const rigged = d.rig ? t("rigged_suffix") : "";
-    return [["created", { variant: t(`variant_${d.variant}`), seats: d.seats, duel, rigged }]];
+    return [["created", { variant: t(`variant_${d.variant}`), players: count("players", d.seats), duel, rigged }]];
   },
   seat_taken: (log, d) => {
     // The view naming this player arrives after the events of the same batch (game start).
-    if (!log.names[d.seat] || log.names[d.seat] === t("seat_name", { seat: d.seat })) log.names[d.seat] = d.name;
+    if (!log.names[d.seat] || log.names[d.seat] === t("seat_name", { seat: d.seat })) log.names[d.seat] = seatName({ seat: d.seat, username: d.name, bot: d.bot });
     return [[d.bot ? "seat_taken_bot" : "seat_taken", { who: d.name, seat: d.seat }]];
   },
   game_started: (log, d) => {

@@ -1,7 +1,11 @@
 // "My games" kept live: a countdown per deadline, each game's row following its websocket
 // (`view` messages, API.md Live stream), the games waiting for me first, and the page title
 // "(N) Sejmi je" counting them. Words come translated in the list's data-t-* attributes.
+import { seatName } from "./names.js";
+import { timeLeft } from "./times.js";
+
 const TITLE = "Sejmi je";
+const PLURAL = new Intl.PluralRules(document.documentElement.lang || "en");
 const MAX_SOCKETS = 30;
 const list = document.getElementById("my-games");
 
@@ -17,18 +21,8 @@ function tick() {
   const now = Date.now();
   for (const time of document.querySelectorAll("time[data-deadline]")) {
     if (!time.dataset.deadline) continue;
-    time.textContent = clock(Date.parse(time.dataset.deadline) - now);
+    time.textContent = timeLeft(time.dataset.deadline, now); // never negative: R21 acts on it
   }
-}
-
-// "2 d 03:04:05" or "03:04:05"; never negative (the server acts on the deadline, R21).
-export function clock(ms) {
-  const left = Math.max(0, Math.floor(ms / 1000));
-  const days = Math.floor(left / 86400);
-  const rest = left % 86400;
-  const pad = (n) => String(n).padStart(2, "0");
-  const hms = `${pad(Math.floor(rest / 3600))}:${pad(Math.floor((rest % 3600) / 60))}:${pad(rest % 60)}`;
-  return days ? `${days} d ${hms}` : hms;
 }
 
 // One socket per game; a dropped one comes back with back-off (0.5 s doubling to 10 s).
@@ -67,7 +61,7 @@ function turnText(view, waiting) {
   if (view.status === "lobby") return t.tLobby;
   if (view.status === "ended") return t.tFinished;
   if (waiting) return t.tYourTurn;
-  const names = view.awaiting.map((seat) => view.players[seat].username).join(", ");
+  const names = view.awaiting.map((seat) => seatName(view.players[seat])).join(", ");
   return `${t.tWaitingFor} ${names}`;
 }
 
@@ -75,7 +69,7 @@ function showSeat(row, player, view) {
   const chip = row.querySelector(`[data-chip-seat="${player.seat}"]`);
   if (!chip) return;
   const name = chip.querySelector(".seat-chip__name");
-  name.textContent = player.bot ? name.dataset.bot : (player.username ?? name.dataset.free);
+  name.textContent = seatName(player) ?? name.dataset.free;
   chip.classList.toggle("seat-chip--free", player.username === null);
   chip.classList.toggle("seat-chip--bot", player.bot);
   chip.classList.toggle("seat-chip--out", player.eliminated);
@@ -100,8 +94,8 @@ function order() {
 function count(n) {
   document.title = n > 0 ? `(${n}) ${TITLE}` : TITLE;
   const t = list.dataset;
-  const sample = n === 0 ? t.tSummaryZero : n === 1 ? t.tSummaryOne
-    : n <= 4 ? t.tSummaryFew : t.tSummaryMany;
+  const form = n === 0 ? "zero" : PLURAL.select(n); // Czech: one (1), few (2–4), other (5+)
+  const sample = { zero: t.tSummaryZero, one: t.tSummaryOne, few: t.tSummaryFew }[form] ?? t.tSummaryMany;
   const summary = document.getElementById("waiting-summary");
   const text = sample.replace(/\d+/, String(n));
   if (summary.textContent !== text) summary.textContent = text;

@@ -7,6 +7,8 @@ import { cardElement, cardRef, effectText } from "./cards.js";
 import { keepTermFocus, termify } from "./glossary.js";
 import { count, t, tNodes } from "./i18n.js";
 import { pendingKey } from "./yourself.js";
+import { seatName } from "./names.js";
+import { timeLeft } from "./times.js";
 
 const $ = (root, sel) => root.querySelector(sel);
 
@@ -17,10 +19,10 @@ export function el(tag, className, text) {
   return node;
 }
 
-/** Seat names as shown: the username, "seat N" when free; a shared name (every bot is "bot")
- * gets its seat number, as the transcript writes it. */
+/** Seat names as shown: names.js's rule (a bot is "bot#<seat>"), "seat N" when free; a name
+ * still shared (an imported record) gets its seat number, as the transcript writes it. */
 export function displayNames(players) {
-  const raw = players.map((p) => p.username ?? t("seat_name", { seat: p.seat }));
+  const raw = players.map((p) => seatName(p) ?? t("seat_name", { seat: p.seat }));
   return raw.map((name, seat) => (raw.filter((x) => x === name).length > 1 ? `${name}#${seat}` : name));
 }
 
@@ -115,20 +117,12 @@ function renderPiles(root, view, ui) {
   const countdown = $(root, "#countdown");
   countdown.hidden = view.countdown === null;
   if (view.countdown !== null) {
-    const label = view.countdown > 1 ? t("countdown_left", { n: view.countdown }) : t("countdown_last");
+    const label = view.countdown > 1 ? count("countdown_left", view.countdown) : t("countdown_last");
     const face = die(view.countdown, label);
     face.dataset.lives = String(view.countdown);
-    const left = view.countdown > 1 ? t("turns_left", { n: view.countdown }) : t("last_turn");
+    const left = view.countdown > 1 ? count("turns_left", view.countdown) : t("last_turn");
     countdown.replaceChildren(el("span", "pile-label", t("countdown")), face, el("span", "pile-count", left));
   }
-}
-
-/** "2 d 3 h", "1 h 05 min", "4:07": the time left until `iso`. */
-export function timeLeft(iso, now = Date.now()) {
-  const s = Math.max(0, Math.round((Date.parse(iso) - now) / 1000));
-  if (s >= 86400) return `${Math.floor(s / 86400)} d ${Math.floor((s % 86400) / 3600)} h`;
-  if (s >= 3600) return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")} min`;
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
 /** Refresh the live countdown of `#deadline` (called every second by table.js). */
