@@ -13,16 +13,27 @@ import { cookie } from "./api.js";
 const REPORT_EVERY_MS = 3000;
 const visible = () => document.visibilityState === "visible";
 
+/** sessionStorage, which a browser may refuse (storage blocked): then the service alone. */
+function keep(key, value) {
+  try {
+    if (value === undefined) return sessionStorage.getItem(key);
+    sessionStorage.setItem(key, value);
+  } catch {
+    /* no storage: the service's record only */
+  }
+  return null;
+}
+
 /** `url`: the report's address (none for an anonymous page); `key`: this game and viewer in
  * sessionStorage; `since`: what the service had recorded when the page loaded; `socket()`:
  * the game socket now (or null). Returns {opened(ws), shown(seq), since}. */
 export function watchTable({ url, key, since, socket }) {
-  const kept = url ? Number(sessionStorage.getItem(key) ?? NaN) : NaN;
+  const kept = url ? Number(keep(key) ?? NaN) : NaN;
   // This tab showed more than the service knew at load: its last report was still on its way.
   const start = Number.isFinite(kept) && (since === null || kept > since) ? kept : since;
   let shownSeq = 0;
   let seenSeq = start ?? 0;
-  let reported = start ?? 0;
+  let reported = since ?? 0; // what the service has: the tab's kept seq is told again if past it
   let timer = null;
 
   function tellSocket(ws = socket()) {
@@ -50,9 +61,11 @@ export function watchTable({ url, key, since, socket }) {
   function see() {
     if (shownSeq <= seenSeq) return;
     seenSeq = shownSeq;
-    if (url) sessionStorage.setItem(key, String(seenSeq));
+    if (url) keep(key, String(seenSeq));
     if (url && !timer) timer = setTimeout(() => report(false), REPORT_EVERY_MS);
   }
+
+  if (url && seenSeq > reported) timer = setTimeout(() => report(false), REPORT_EVERY_MS);
 
   document.addEventListener("visibilitychange", () => {
     tellSocket();
