@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from games.core.errors import ApiError
+from games.engine import Code
 from games.notifications import services
 from games.notifications.mails import user_of_token
 
@@ -75,7 +76,8 @@ def notifications_read(request: HttpRequest) -> HttpResponse:
     elif raw.isdigit():
         body = {"ids": [int(raw)]}
     else:
-        return HttpResponse("say which notification: id=<number> or all=1", status=400)
+        err = ApiError(Code.INVALID, "say which notification: id=<number> or all=1")
+        return JsonResponse(err.body(), status=err.status)
     services.notifications_read(user=request.user, body=body)
     page = request.POST.get("page", "")
     return redirect("/notifications/" + (f"?page={page}" if page.isdigit() else ""))

@@ -48,9 +48,9 @@ class Tracker:
         TRACKED.enter(self.channel, self)
 
     async def show(self, visible: bool) -> None:
-        """The page's tab is visible (or hidden) now. A failed write leaves the row as it was
-        (hidden is the safe side: notifications then are unread, as without this); the page
-        says it again on its next change or socket."""
+        """The page's tab is visible (or hidden) now. A failed write (the database out of
+        reach) changes neither the row nor this tracker, so the page's next frame tries again;
+        a closed socket deletes the row in any case."""
         if self.user_id is None or visible == self.visible:
             return
         try:

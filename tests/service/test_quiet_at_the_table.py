@@ -163,7 +163,8 @@ def test_mark_one_then_all_read_on_the_page(two_players, django_user_model):
 
     assert ben.post("/notifications/read/", {"id": rest[0]}).status_code == 302
     assert not Notification.objects.get(pk=rest[0]).read, "another's: ignored"
-    assert ben.post("/notifications/read/", {"id": "x"}).status_code == 400
+    bad = ben.post("/notifications/read/", {"id": "x"})
+    assert bad.status_code == 400 and bad.json()["error"]["code"] == "invalid"
     assert anna.get("/notifications/read/").status_code == 405
 
     assert anna.post("/notifications/read/", {"all": "1"}).status_code == 302
