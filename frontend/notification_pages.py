@@ -1,16 +1,21 @@
-"""Pages of notifications: the unsubscribe link of every mail (a signed token: no login
-needed; GET only asks, so a mail client that fetches links unsubscribes nobody; POST turns
-mail off, including RFC 8058's one-click POST) and the mail preferences form of /me/."""
+"""Pages of notifications: `/notifications/` (the signed-in user's notifications, newest first,
+with mark-read, one or all: API.md "More pages"), the unsubscribe link of every mail (a signed
+token: no login needed; GET only asks, so a mail client that fetches links unsubscribes
+nobody; POST turns mail off, including RFC 8058's one-click POST) and the mail preferences
+form of /me/."""
 
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from games.core.errors import ApiError
+from games.engine import Code
 from games.notifications import services
 from games.notifications.mails import user_of_token
 
@@ -36,3 +41,43 @@ def preferences(request: HttpRequest) -> HttpResponse:
     except ApiError:
         return redirect("/me/?prefs=invalid#notification-prefs")
     return redirect("/me/?prefs=saved#notification-prefs")
+
+
+# What each kind says, with a link to its game ("ty" in Czech: django.po).
+KIND_TEXTS = {
+    "your_turn": _("Your turn in game %(game)s"),
+    "block_window": _("You may block in game %(game)s"),
+    "deadline_soon": _("Time is running out in game %(game)s"),
+    "eliminated": _("You are out of game %(game)s"),
+    "game_over": _("Game %(game)s is over"),
+}
+PER_PAGE = 50
+
+
+@login_required
+def notifications(request: HttpRequest) -> HttpResponse:
+    """The signed-in user's notifications, newest first, PER_PAGE a page."""
+    page = Paginator(services.notifications_page(user=request.user), PER_PAGE).get_page(
+        request.GET.get("page")
+    )
+    items = [{"row": row, "text": KIND_TEXTS.get(row.kind, row.kind) % {"game": row.game_id}}
+             for row in page]  # fmt: skip
+    context = {"page": page, "items": items, "unread": services.unread_count(user=request.user)}
+    return render(request, "frontend/notifications.html", context)
+
+
+@login_required
+@require_POST
+def notifications_read(request: HttpRequest) -> HttpResponse:
+    """The page's "Mark read" (`id`) and "Mark all read" (`all`); back to the same page."""
+    raw = request.POST.get("id", "")
+    if "all" in request.POST:
+        body = {"all": True}
+    elif raw.isdigit():
+        body = {"ids": [int(raw)]}
+    else:
+        err = ApiError(Code.INVALID, "say which notification: id=<number> or all=1")
+        return JsonResponse(err.body(), status=err.status)
+    services.notifications_read(user=request.user, body=body)
+    page = request.POST.get("page", "")
+    return redirect("/notifications/" + (f"?page={page}" if page.isdigit() else ""))

@@ -4,13 +4,17 @@ the game from the public API alone (issue 8)."""
 
 from __future__ import annotations
 
+import json
+
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import get_language
 from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import require_POST
 
-from frontend.visits import record_visit
+from frontend.visits import last_visit, record_visit
 from games.core.errors import ApiError
-from games.engine import Deck
+from games.engine import Code, Deck
 from games.table import selectors, spectating
 
 # The frame's few words; everything the game says comes from i18n.js.
@@ -54,7 +58,9 @@ def table(request, game_id: int):
         last, _, state = spectating.last_seq_for(game_id, request.user)
     except ApiError:
         return _missing(request, game_id)
-    since = record_visit(user=request.user, game_id=game_id, seq=last)
+    # Only read: the page reports what it shows while its tab is visible (`seen`), so moves
+    # watched live are not "since your last visit", and a tab opened unseen marks nothing.
+    since = last_visit(user=request.user, game_id=game_id)
     seat = selectors.seat_of(state, request.user)
     return _page(request, game_id, "frontend/table.html", {
         "seat": seat,
@@ -88,3 +94,33 @@ def _at(raw: str | None, last: int) -> int:
         return min(max(int(raw or last), 1), last)
     except ValueError:
         return last
+
+
+MAX_SEEN_BODY = 200  # {"seq": n} is a dozen bytes
+
+
+@require_POST
+def seen(request, game_id: int):
+    """POST /games/{id}/seen/ `{"seq": n}`: the table page showed the game up to `n` in a
+    visible tab (throttled, and when it is hidden or left: table.js). Kept within what the
+    caller may see, never moved backwards; 204. Bad input: 400 `invalid`; anonymous: 403
+    `forbidden`; an unknown game: 404 `not_found` (API.md's error shape)."""
+    if not request.user.is_authenticated:
+        return _error(ApiError(Code.FORBIDDEN, "sign in to keep your place in a game"))
+    try:
+        body = json.loads(request.body) if len(request.body) <= MAX_SEEN_BODY else None
+    except ValueError:
+        body = None
+    seq = body.get("seq") if isinstance(body, dict) and set(body) == {"seq"} else None
+    if isinstance(seq, bool) or not isinstance(seq, int) or seq < 0:
+        return _error(ApiError(Code.INVALID, 'send {"seq": <the last seq shown, 0 or more>}'))
+    try:
+        last, _, _ = spectating.last_seq_for(game_id, request.user)
+    except ApiError as err:
+        return _error(err)
+    record_visit(user=request.user, game_id=game_id, seq=min(seq, last))
+    return HttpResponse(status=204)
+
+
+def _error(err: ApiError) -> JsonResponse:
+    return JsonResponse(err.body(), status=err.status)

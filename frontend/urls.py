@@ -13,7 +13,11 @@ urlpatterns = [
     path("me/", pages.my_games, name="my-games"),
     path("games/<int:game_id>/", table_pages.table, name="table"),
     path("games/<int:game_id>/replay/", table_pages.replay, name="replay-page"),
+    path("games/<int:game_id>/seen/", table_pages.seen, name="table-seen"),
     path("me/preferences/", notification_pages.preferences, name="notification-prefs"),
+    path("notifications/", notification_pages.notifications, name="notifications-page"),
+    path("notifications/read/", notification_pages.notifications_read,
+         name="notifications-read"),  # fmt: skip
     path("unsubscribe/<str:token>/", notification_pages.unsubscribe, name="unsubscribe"),
     path("players/<str:username>/", rating_pages.player, name="player-page"),
     path("leaderboard/", rating_pages.leaderboard, name="leaderboard-page"),

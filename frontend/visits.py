@@ -1,10 +1,20 @@
-"""Writes of GameVisit: remember what a user has been shown of a game."""
+"""GameVisit: what a user has been shown of a game. The table page reads it when it opens
+("since your last visit") and the page itself reports, while its tab is visible, the last seq
+it showed (table_pages.seen): the moves watched live are not news on the next visit."""
 
 from __future__ import annotations
 
 from django.db import transaction
 
 from frontend.models import GameVisit
+
+
+def last_visit(*, user, game_id: int) -> int | None:
+    """The last seq `user`'s page showed of `game_id`; None if it never did (or anonymous)."""
+    if user is None or not user.is_authenticated:
+        return None
+    return (GameVisit.objects.filter(user=user, game_id=game_id)
+            .values_list("last_seq", flat=True).first())  # fmt: skip
 
 
 def record_visit(*, user, game_id: int, seq: int) -> int | None:

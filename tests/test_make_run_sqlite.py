@@ -2,7 +2,8 @@
 run there too (`= ANY(%s)` is PostgreSQL's alone: on SQLite every move that told a player
 something failed), and what it reads back must be what the ORM gives (aware datetimes). A
 game between three accounts, through the API, in a process of its own: the first of two
-passes in a block window is sealed (R19) and read back when the second closes it."""
+passes in a block window is sealed (R19) and read back when the second closes it; what is told
+a player with the table open in a visible tab is born read (issue 18: the presence's SQL)."""
 
 from __future__ import annotations
 
@@ -30,6 +31,10 @@ def player(name):
 
 anna, ben, cyril = player("anna"), player("ben"), player("cyril")
 gid = anna.post("/api/games/", {"seats": 3}, format="json").json()["id"]
+from django.contrib.auth import get_user_model
+from games.notifications import presence
+cyril_id = get_user_model().objects.get(username="cyril").pk
+presence.show((cyril_id, gid, "sqlite.tab"), True)  # his table open in a visible tab (issue 18)
 for client in (anna, ben, cyril):
     assert client.post(f"/api/games/{gid}/join/", {}, format="json").status_code == 200
 for _ in range(6):  # plays open block windows; passes close them
@@ -43,6 +48,9 @@ for _ in range(6):  # plays open block windows; passes close them
 told = [n["kind"] for client in (anna, ben, cyril)
         for n in client.get("/api/notifications/").json()["notifications"]]
 assert "your_turn" in told and "block_window" in told, told
+his = cyril.get("/api/notifications/").json()["notifications"]
+assert his and all(n["read"] for n in his), his  # born read: the presence read on SQLite too
+assert not all(n["read"] for n in anna.get("/api/notifications/").json()["notifications"])
 events = anna.get(f"/api/games/{gid}/events/").json()["events"]
 passes = [e for e in events if e["type"] == "block_passed"]
 assert passes and all(e["at"].endswith(("Z", "+00:00")) for e in events), passes

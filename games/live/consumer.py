@@ -29,7 +29,7 @@ from games.engine.events import BLOCK_PASSED
 from games.live import catch_up, delayed, pacing
 from games.live.frames import frame_text
 from games.live.guard import TRY_AGAIN_LATER
-from games.live.incoming import FrameError, SocketCommand, read_frame
+from games.live.incoming import FrameError, SocketCommand, Visibility, read_frame
 from games.live.presence import Tracker
 from games.live.socket_db import socket_db
 from games.table import commands, selectors, spectating
@@ -144,7 +144,8 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         self.first_sent, self.last_sent = view["seq"] + 1, view["seq"]
         await self.accept()
-        self.presence = Tracker(self.user, self.game_id, self.channel_name)  # no mail meanwhile
+        # No mail meanwhile; born-read notifications while its page says the tab is visible.
+        self.presence = Tracker(self.user, self.game_id, self.channel_name)
         await self.presence.enter()
         await self._send({"type": "view", "view": view})
         if not view["delayed"]:  # a delayed spectator's stream runs behind the head on purpose
@@ -160,14 +161,17 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.presence.leave()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """A resync or a command (games.live.incoming); anything else gets an `invalid` error,
-        and the socket stays."""
+        """A resync, a command or the tab's visibility (games.live.incoming); anything else
+        gets an `invalid` error, and the socket stays."""
         try:
             request = read_frame(text_data)
         except FrameError as bad:
             await self._send(bad.payload())
             return
-        if isinstance(request, SocketCommand):
+        if isinstance(request, Visibility):  # answered by silence: it only changes presence
+            if hasattr(self, "presence"):
+                await self.presence.show(request.visible)
+        elif isinstance(request, SocketCommand):
             await self._send(await socket_db(self._command)(request))
         else:
             await self._resync(request.after)

@@ -1,4 +1,5 @@
-"""What a client may send on `/ws/games/{id}/` (API.md, Live stream): a `resync` or a `command`.
+"""What a client may send on `/ws/games/{id}/` (API.md, Live stream): a `resync`, a `command`,
+or `visibility` (whether the page's tab is visible: docs/NOTIFICATIONS.md, "Quiet at the table").
 Reading a frame never raises anything but FrameError, whose message is for the client: the
 socket answers `{"type": "error", ...}` and stays open."""
 
@@ -11,8 +12,9 @@ from typing import Any
 from games.engine.errors import Code
 
 MAX_FRAME = 64 * 1024  # characters; a resync is a few dozen (HTTP bodies: 64 KiB too)
-HELP = ('send {"type": "resync", "after": <seq>} or '
-        '{"type": "command", "id": <string>, "command": {"expected_seq": <seq>, ...}}')  # fmt: skip
+HELP = ('send {"type": "resync", "after": <seq>}, '
+        '{"type": "command", "id": <string>, "command": {"expected_seq": <seq>, ...}} or '
+        '{"type": "visibility", "visible": true|false}')  # fmt: skip
 
 
 class FrameError(ValueError):
@@ -33,12 +35,17 @@ class Resync:
 
 
 @dataclass(frozen=True)
+class Visibility:
+    visible: bool  # the page's tab is visible (document.visibilityState)
+
+
+@dataclass(frozen=True)
 class SocketCommand:
     id: str
     body: dict[str, Any]  # the REST command body, expected_seq included
 
 
-def read_frame(text: str | None) -> Resync | SocketCommand:
+def read_frame(text: str | None) -> Resync | SocketCommand | Visibility:
     """The request in a text frame; FrameError for binary, too long, not JSON, nested past the
     parser's stack, or another shape."""
     if text is None:
@@ -57,6 +64,10 @@ def read_frame(text: str | None) -> Resync | SocketCommand:
         return Resync(_after(message.get("after")))
     if message.get("type") == "command":
         return _command(message)
+    if message.get("type") == "visibility":
+        if not isinstance(message.get("visible"), bool):
+            raise FrameError(f'"visible" is true or false: {HELP}')
+        return Visibility(message["visible"])
     raise FrameError(HELP)
 
 

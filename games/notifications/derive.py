@@ -31,7 +31,7 @@ from games.core.models import DeadlineKind, Game, GameProjection
 from games.engine import Event, GameState, fold
 from games.engine import events as ev
 from games.engine.state import ACTIVE, BLOCK
-from games.notifications import outbox
+from games.notifications import outbox, presence
 from games.notifications.models import (
     DeadlineReminder,
     Notification,
@@ -105,18 +105,18 @@ def at_commit(game_id: int, head_before: int, before: GameState | None,
                                                  answered if last else frozenset())]  # fmt: skip
         first += len(events)
     assert state is not None
-    accounts = _accounts(state, told)
+    accounts = _accounts(game_id, state, told)
     # New rows only: the batches' seqs are new, and a derive task holding the cursor's lock
     # tells committed events only, so nothing can collide.
     created = _inserted(Notification, [
-        {"user_id": accounts[state.names[t.seat]].pk, "kind": t.kind, "game_id": game_id,
-         "seq": t.seq, "at": at, "read": False}
-        for t, at in told if state.names[t.seat] in accounts])  # fmt: skip
+        {"user_id": account.pk, "kind": t.kind, "game_id": game_id, "seq": t.seq, "at": at,
+         "read": account.at_table, "born_read": account.at_table}
+        for t, at in told if (account := accounts.get(state.names[t.seat]))])  # fmt: skip
     due = _reminder_at(proj, state)
     reminder = (_inserted(DeadlineReminder, [{"game_id": game_id, "seq": proj.seq,
                                               "remind_at": due, "done": False}])[0]
                 if due is not None else None)  # fmt: skip
-    immediate = {a.pk for a in accounts.values() if a.mails_at_once}
+    immediate = {a.pk for a in accounts.values() if a.mails_at_once and not a.at_table}
     return Derived(created, outbox.enqueue(created, immediate), reminder)
 
 
@@ -124,6 +124,7 @@ def at_commit(game_id: int, head_before: int, before: GameState | None,
 class Account:
     pk: int
     mails_at_once: bool  # an address, and mail mode `immediate`
+    at_table: bool  # the game's table open in a visible tab now: told born read (presence)
 
 
 def _inserted(model: type[Notification] | type[DeadlineReminder],
@@ -138,18 +139,22 @@ def _inserted(model: type[Notification] | type[DeadlineReminder],
     return made
 
 
-def _accounts(state: GameState, told: list[tuple[Told, datetime]]) -> dict[str, Account]:
-    """The told seats' accounts by name, with their mail preference, in one read (an imported
-    game's player may have no account here)."""
+def _accounts(game_id: int, state: GameState,
+              told: list[tuple[Told, datetime]]) -> dict[str, Account]:  # fmt: skip
+    """The told seats' accounts by name, with their mail preference and whether each has the
+    game's table open in a visible tab, in one read (an imported game's player may have no
+    account here)."""
     names = list({state.names[t.seat] for t, _ in told})
     if not names:
         return {}
     rows = plain_sql.rows(
-        f"SELECT u.username, u.id, p.email_mode, p.email FROM {get_user_model()._meta.db_table} u"
+        f"SELECT u.username, u.id, p.email_mode, p.email, {presence.sees_table_sql('u.id', '%s')}"
+        f" FROM {get_user_model()._meta.db_table} u"
         f" LEFT JOIN {NotificationPrefs._meta.db_table} p ON p.user_id = u.id"
-        f" WHERE u.username IN ({plain_sql.marks(names)})", names)  # fmt: skip
-    return {name: Account(pk, mode == "immediate" and bool(email))
-            for name, pk, mode, email in rows}  # fmt: skip
+        f" WHERE u.username IN ({plain_sql.marks(names)})",
+        [game_id, presence.now_param(), *names])  # fmt: skip
+    return {name: Account(pk, mode == "immediate" and bool(email), bool(at_table))
+            for name, pk, mode, email, at_table in rows}  # fmt: skip
 
 
 def _reminder_at(proj: GameProjection | None, state: GameState) -> datetime | None:
@@ -192,15 +197,16 @@ def derive_game(game_id: int) -> tuple[list[Notification], DeadlineReminder | No
 def _create(
     game_id: int, state: GameState, told: list[tuple[Told, datetime]]
 ) -> list[Notification]:
-    accounts = _accounts(state, told)
+    accounts = _accounts(game_id, state, told)
     created = []
     for t, at in told:
         account = accounts.get(state.names[t.seat])
         if account is None:  # an imported game's player may have no account here
             continue
+        quiet = account.at_table
         row, new = Notification.objects.get_or_create(
-            user_id=account.pk, kind=t.kind, game_id=game_id, seq=t.seq, defaults={"at": at}
-        )
+            user_id=account.pk, kind=t.kind, game_id=game_id, seq=t.seq,
+            defaults={"at": at, "read": quiet, "born_read": quiet})  # fmt: skip
         if new:
             created.append(row)
     return created

@@ -9,7 +9,9 @@ from games.core.models import Game
 class Notification(models.Model):
     """One thing a player is told (API.md "Notifications"), derived from the committed events
     (games.notifications.derive). (user, kind, game, seq) is unique: a derivation that runs
-    twice creates nothing the second time. Rows are only inserted, except `read`."""
+    twice creates nothing the second time. Rows are only inserted, except `read`.
+    `born_read`: told while its player had the game's table open in a visible tab
+    (games.notifications.presence): stored read, and never mailed, not even in a digest."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                              related_name="notifications")  # fmt: skip
@@ -18,6 +20,7 @@ class Notification(models.Model):
     seq = models.PositiveIntegerField()  # the event (or the decision's seq) it is about
     at = models.DateTimeField()
     read = models.BooleanField(default=False)
+    born_read = models.BooleanField(default=False)
 
     class Meta:
         constraints = [
@@ -93,12 +96,15 @@ class OutboxMail(models.Model):
 
 class Presence(models.Model):
     """A connected game socket of a user (one row per socket), kept alive by a heartbeat: the
-    rows of a crashed worker simply expire. Mail is not sent for a game its player has open."""
+    rows of a crashed worker simply expire. Mail is not sent for a game its player has open.
+    `visible`: the page says its tab is visible (Page Visibility API): what is told about
+    the game meanwhile is born read (docs/NOTIFICATIONS.md, "Quiet at the table")."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
     channel = models.CharField(max_length=200, unique=True)
     expires_at = models.DateTimeField(db_index=True)
+    visible = models.BooleanField(default=False)
 
     class Meta:
         indexes = [models.Index(fields=["user", "game"], name="presence_user_game")]

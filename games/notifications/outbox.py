@@ -8,7 +8,9 @@ case. Each mail is an `OutboxMail` row written in the same transaction as its no
   marks it `lost` and never sends it again: whether the server took it is unknown, and a
   second copy would break "at most once". (Only such a crash loses a mail.)
 At send time the preference is read again: `off`, `digest` or no address → `skipped`, and
-no immediate mail for a game whose table the player has open (`skipped`, presence).
+no immediate mail for a game whose table the player has open (`skipped`, presence). A
+notification born read (told while its table was open in a visible tab) gets no row at all,
+and no place in a digest.
 """
 
 from __future__ import annotations
@@ -47,7 +49,9 @@ def enqueue(rows: list[Notification], wanted: set[int] | None = None) -> list[in
     """Outbox rows for the new notifications of users who want each mail at once (inside the
     notifications' transaction: a crash after COMMIT leaves them to the sweeper). `wanted`:
     those users' ids, when the caller has read them already; else one read of the
-    preferences. The rows are new, so their mails are too."""
+    preferences. The rows are new, so their mails are too. A row born read (its player was
+    watching the game's table) is never mailed."""
+    rows = [row for row in rows if not row.born_read]
     if not rows:
         return []
     if wanted is None:
@@ -111,9 +115,11 @@ def _compose(mail: OutboxMail) -> EmailMessage | None:
 
 
 def day_of(user_id: int, day: date):
+    """The user's notifications of `day` (UTC) for the digest: not those born read, which he
+    saw happen at the table."""
     start = datetime.combine(day, time.min, tzinfo=UTC)
     return Notification.objects.filter(
-        user_id=user_id, at__gte=start, at__lt=start + timedelta(days=1)
+        user_id=user_id, at__gte=start, at__lt=start + timedelta(days=1), born_read=False
     ).order_by("at", "pk")
 
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
+from django.db.models import QuerySet
 
 from games.core.errors import ApiError
 from games.engine.errors import Code
@@ -21,6 +22,15 @@ def notifications_list(*, user, unread_only: bool) -> dict[str, Any]:
     if unread_only:
         rows = rows.filter(read=False)
     return {"notifications": [payload(r) for r in rows[:LIST_LIMIT]], "unread": unread(user.pk)}
+
+
+def notifications_page(*, user) -> QuerySet[Notification]:
+    """Every notification of `user`, newest first (the /notifications/ page pages it)."""
+    return Notification.objects.filter(user=user).order_by("-at", "-pk")
+
+
+def unread_count(*, user) -> int:
+    return unread(user.pk)
 
 
 def notifications_read(*, user, body: dict[str, Any]) -> dict[str, Any]:

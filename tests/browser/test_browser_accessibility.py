@@ -49,6 +49,9 @@ def test_pages_have_no_serious_accessibility_violation(
     page.goto("/me/")
     page.wait_for_selector("#my-games [data-game]")
     found += violations(axe, page, "my games")
+    page.goto("/notifications/")  # eva's turn: one unread notification (issue 18)
+    page.wait_for_selector("#notifications [data-notification]")
+    found += violations(axe, page, "notifications")
     open_table(page, gid)
     page.click('#hand button[data-card="C17"]')  # the play being built is part of the table
     page.wait_for_selector("[data-effect]")

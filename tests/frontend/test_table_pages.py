@@ -75,7 +75,8 @@ def test_table_renders_for_a_spectator_without_a_hand(game):
     html = answer.content.decode()
     assert root_of(html)["data-you"] == ""
     assert 'id="hand"' not in html  # spectators: the public view, no hand (R23)
-    assert not GameVisit.objects.exists()  # nobody to remember
+    assert "data-seen-url" not in root_of(html)  # nobody to remember
+    assert not GameVisit.objects.exists()
 
 
 def test_catalog_of_the_games_deck_is_in_the_page(users, game):
@@ -95,18 +96,26 @@ def test_unknown_game_is_a_404_page(db, path):
     assert "There is no such game." in answer.content.decode()
 
 
-def test_game_visit_remembers_the_seq_shown_and_tells_it_next_time(users, game):
+def test_game_visit_remembers_the_seq_the_page_showed_and_tells_it_next_time(users, game):
+    """Issue 18 changed this on purpose: opening the page only reads the visit; the page
+    reports the seq it showed in a visible tab (POST /games/{id}/seen/, table.js / seen.js),
+    so moves watched live are not "since your last visit" and a tab opened unseen marks
+    nothing."""
     eva = client_for(users["eva"])
     first = eva.get(f"/games/{game}/").content.decode()
     seen = seq_of(game)
     assert root_of(first)["data-since"] == ""  # a first visit has no "since"
+    assert root_of(first)["data-seen-url"] == f"/games/{game}/seen/"
+    assert not GameVisit.objects.exists(), "opening the page records nothing"
+    reported = eva.post(f"/games/{game}/seen/", {"seq": seen}, content_type="application/json")
+    assert reported.status_code == 204
     assert GameVisit.objects.get(user=users["eva"], game_id=game).last_seq == seen
 
     commands.game_join(user=users["petr"], game_id=game, seat=1)  # the game starts: new events
     assert seq_of(game) > seen
     again = eva.get(f"/games/{game}/").content.decode()
     assert root_of(again)["data-since"] == str(seen)
-    assert GameVisit.objects.get(user=users["eva"], game_id=game).last_seq == seq_of(game)
+    assert GameVisit.objects.get(user=users["eva"], game_id=game).last_seq == seen
 
 
 def test_game_visit_never_moves_backwards(users, game):

@@ -374,8 +374,9 @@ def _auth(client: APIClient) -> list[tuple[bytes, bytes]]:
             (b"authorization", f"Token {client.token}".encode())]  # fmt: skip
 
 
-def _lobby(creator: APIClient) -> int:
-    created = creator.post("/api/games/", {"seats": 2, "rig": {"first": 0}}, format="json")
+def _lobby(creator: APIClient, seats: int = 2, hands=None) -> int:
+    rig = {"first": 0, **({"hands": hands} if hands else {})}
+    created = creator.post("/api/games/", {"seats": seats, "rig": rig}, format="json")
     assert created.status_code == 201, created.content
     gid = created.json()["id"]
     _join(creator, gid, 0)
@@ -589,3 +590,179 @@ def test_with_the_runner_deployed_the_runner_reminds_and_no_celery_task_waits(
     reminder.remind_at = timezone.now() + timedelta(seconds=5)
     runner._schedule_reminder(reminder)
     assert sent.count(runner.REMIND_TASK) == 1
+
+
+# --- quiet at the table (issue 18) ------------------------------------------------------------
+# A notification about a game whose table its player has open in a visible tab is born read:
+# stored read, the unread count not raised, pushed as read, never mailed (API.md "More pages";
+# docs/NOTIFICATIONS.md "Quiet at the table").
+
+
+async def _table_socket(client: APIClient, gid: int, visible: bool | None):
+    """The player's game socket, its first view read; `visible`: the page's visibility frame
+    (None: none sent), and its presence row written before this returns."""
+    from games.notifications import presence
+
+    sock = WebsocketCommunicator(_asgi(), f"/ws/games/{gid}/", headers=_auth(client))
+    assert (await sock.connect(timeout=5))[0]
+    assert (await sock.receive_json_from(timeout=5))["type"] == "view"
+    if visible is not None:
+        await sock.send_json_to({"type": "visibility", "visible": visible})
+        user_id = await sync_to_async(_user_id)(client)
+        await sync_to_async(wait_for)(
+            lambda: presence.sees_table(user_id, gid) is visible, "the visibility's row")
+    return sock
+
+
+def _user_id(client: APIClient) -> int:
+    return get_user_model().objects.get(username=client.username).pk
+
+
+def _mine(client: APIClient, gid: int, kind: str) -> dict:
+    return next(n for n in listed(client)["notifications"]
+                if n["game"] == gid and n["kind"] == kind)  # fmt: skip
+
+
+@pytest.mark.asyncio
+async def test_told_while_the_table_is_open_in_a_visible_tab_is_born_read_never_mailed(
+    notifying,
+):
+    """Anna watches game G in a visible tab: her `your_turn` is stored read, /ws/me/ pushes it
+    read with unread 0, and no mail row exists at all (not even a skipped one). In the same
+    moves ben, whose tab went hidden, and cleo, with no tab, are told as before: unread (ben
+    is not mailed while his socket is open, cleo is mailed). All three want mail at once."""
+    anna, ben, cleo = [await sync_to_async(player)() for _ in range(3)]
+    gid = await sync_to_async(_lobby)(anna, 3, HANDS)
+    await sync_to_async(_join)(ben, gid, 1)
+    hers = await _table_socket(anna, gid, visible=True)
+    his = await _table_socket(ben, gid, visible=True)
+    await his.send_json_to({"type": "visibility", "visible": False})  # he switched tabs
+    ben_id = await sync_to_async(_user_id)(ben)
+    from games.notifications import presence
+
+    await sync_to_async(wait_for)(lambda: not presence.sees_table(ben_id, gid), "ben hidden")
+    me = WebsocketCommunicator(_asgi(), "/ws/me/", headers=_auth(anna))
+    assert (await me.connect(timeout=5))[0]
+
+    await sync_to_async(_join)(cleo, gid, 2)  # the game starts: anna's turn
+    pushed = await me.receive_json_from(timeout=WAIT_S)
+    assert pushed["notification"]["kind"] == "your_turn"
+    assert pushed["notification"]["read"] is True and pushed["unread"] == 0
+    await sync_to_async(send)(anna, gid, PLAY)  # a block window asks ben and cleo (R19)
+    await sync_to_async(wait_for)(lambda: notifying.to(cleo.address), "cleo's mail")
+    await sync_to_async(barrier)(await sync_to_async(player)(None),
+                                 await sync_to_async(player)(None))  # fmt: skip
+
+    turn = await sync_to_async(_mine)(anna, gid, "your_turn")
+    assert turn["read"] is True
+    assert (await sync_to_async(listed)(anna, True))["unread"] == 0
+    row = await sync_to_async(Notification.objects.get)(pk=turn["id"])
+    assert row.born_read
+    assert not await sync_to_async(OutboxMail.objects.filter(notification=row).exists)()
+    assert notifying.to(anna.address) == []
+    assert (await sync_to_async(_mine)(ben, gid, "block_window"))["read"] is False
+    assert (await sync_to_async(_mine)(cleo, gid, "block_window"))["read"] is False
+    states = await sync_to_async(lambda: dict(OutboxMail.objects.filter(
+        notification__game_id=gid).values_list("user__username", "state")))()  # fmt: skip
+    assert states == {ben.username: "skipped", cleo.username: "sent"}
+    assert len(notifying.to(cleo.address)) == 1
+
+    await hers.disconnect()  # the tab is closed: her next notification is unread again
+    anna_id = await sync_to_async(_user_id)(anna)
+    assert not await sync_to_async(presence.sees_table)(anna_id, gid)
+    for sock in (his, me):
+        await sock.disconnect()
+
+
+@pytest.mark.asyncio
+async def test_a_reminder_made_by_the_worker_process_is_born_read_too(notifying):
+    """Across processes: the worker (another process) makes `deadline_soon` at 80 % of the
+    turn's time and finds anna's visible table in the shared presence rows: born read."""
+    anna, ben = await sync_to_async(player)(), await sync_to_async(player)()
+    created = await sync_to_async(anna.post)(
+        "/api/games/", {"seats": 2, "rig": {"first": 0}, "options": {"turn_deadline_s": 5}},
+        format="json")  # fmt: skip
+    gid = created.json()["id"]
+    await sync_to_async(_join)(anna, gid, 0)
+    sock = await _table_socket(anna, gid, visible=True)
+    await sync_to_async(_join)(ben, gid, 1)
+    await sync_to_async(wait_for)(lambda: "deadline_soon" in kinds(anna, gid), "deadline_soon")
+    reminder = await sync_to_async(_mine)(anna, gid, "deadline_soon")
+    assert reminder["read"] is True
+    assert (await sync_to_async(listed)(anna, True))["unread"] == 0
+    await sync_to_async(barrier)(await sync_to_async(player)(None),
+                                 await sync_to_async(player)(None))  # fmt: skip
+    assert notifying.to(anna.address) == []
+    await sock.disconnect()
+
+
+def test_the_digest_leaves_out_what_was_born_read(notifying):
+    """Born read is never mailed, not even gathered in the day's digest."""
+    from games.notifications import presence
+
+    anna = player("digest")
+    watched = _lobby(anna)
+    presence.show((_user_id(anna), watched, "test.watched-tab"), True)
+    _join(player(None), watched, 1)
+    unwatched = game([anna, player(None)])
+    wait_for(lambda: len(listed(anna)["notifications"]) == 2, "two your_turn")
+    assert [n["read"] for n in listed(anna)["notifications"]
+            if n["game"] == watched] == [True]  # fmt: skip
+
+    app.send_task(runner.DIGEST_TASK, (timezone.now().date().isoformat(),), queue=QUEUE)
+    mail = wait_for(lambda: notifying.to(anna.address), "the digest")[0].get_content()
+    assert f"/games/{unwatched}/" in mail
+    assert f"/games/{watched}/" not in mail
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_visible_tables_presence_expires(settings):
+    """A tab counts as visible while its socket's row lives: a row whose process stopped
+    beating (a crashed web worker) stops counting after its TTL, and the sweeper removes it;
+    what is told then is unread. A beat renews a row without undoing a visibility change made
+    meanwhile, and brings a swept row back as its socket last said."""
+    from games.notifications import presence
+    from games.notifications.models import Presence
+
+    settings.SEJMI_SEND_TASKS, settings.SEJMI_ALLOW_RIGGED = False, True
+    anna = player(None)
+    gid = _lobby(anna)
+    row = (_user_id(anna), gid, "test.tab")
+    presence.show(row, True)
+    assert presence.sees_table(*row[:2])
+    presence.beat([row])  # a beat read before ...
+    presence.show(row, False)  # ... the tab was hidden, written after
+    presence.beat([row], visible=[row[2]])
+    assert not presence.sees_table(*row[:2]), "the beat keeps the socket's own word"
+    presence.show(row, True)
+    Presence.objects.filter(channel="test.tab").update(
+        expires_at=timezone.now() - timedelta(seconds=1))  # its process stopped beating
+    assert not presence.sees_table(*row[:2])
+    runner.sweep()
+    assert not Presence.objects.filter(channel="test.tab").exists()
+
+    _join(player(None), gid, 1)
+    assert [n["read"] for n in listed(anna)["notifications"]] == [False]
+    presence.beat([row], visible=[row[2]])  # the socket lives after all: back, as it said
+    assert presence.sees_table(*row[:2])
+
+
+@pytest.mark.asyncio
+async def test_a_visibility_frame_is_checked_and_an_anonymous_socket_changes_nothing(notifying):
+    anna = await sync_to_async(player)(None)
+    gid = await sync_to_async(_lobby)(anna)
+    sock = await _table_socket(anna, gid, visible=None)
+    await sock.send_json_to({"type": "visibility", "visible": "yes"})
+    error = await sock.receive_json_from(timeout=5)
+    assert error["type"] == "error" and error["error"]["code"] == "invalid"
+    await sock.disconnect()
+    anonymous = WebsocketCommunicator(_asgi(), f"/ws/games/{gid}/",
+                                      headers=[(b"origin", b"http://localhost")])  # fmt: skip
+    assert (await anonymous.connect(timeout=5))[0]
+    assert (await anonymous.receive_json_from(timeout=5))["type"] == "view"
+    await anonymous.send_json_to({"type": "visibility", "visible": True})
+    assert await anonymous.receive_nothing(timeout=0.5)
+    from games.notifications.models import Presence
+
+    assert not await sync_to_async(Presence.objects.filter(game_id=gid).exists)()
+    await anonymous.disconnect()

@@ -1,8 +1,9 @@
 // The bell in every page's header (signed-in users): the unread count, kept live over the
 // user's own websocket /ws/me/ (API.md "Notifications": {"type": "notification",
-// "notification", "unread"}), and a list of the newest notifications with links to their games
-// and "Mark all read". The list and the count come over REST (on load, on opening the list,
-// after every reconnect); the socket only says that something new arrived.
+// "notification", "unread"}), and a list of the newest notifications with links to their games,
+// "Mark all read" and a link to them all (/notifications/). The list and the count come over
+// REST (on load, on opening the list, after every reconnect); the socket only says that
+// something new arrived.
 import { api } from "./api.js";
 import { LANG } from "./i18n.js";
 import { moment } from "./times.js";
@@ -14,7 +15,7 @@ const WORDS = {
     your_turn: "Your turn in game {game}", block_window: "You may block in game {game}",
     deadline_soon: "Time is running out in game {game}",
     eliminated: "You were eliminated in game {game}", game_over: "Game {game} is over",
-    unread_item: "unread",
+    unread_item: "unread", all: "All notifications",
   },
   cs: {
     bell: "Upozornění", unread_none: "Upozornění, žádné nepřečtené",
@@ -22,7 +23,7 @@ const WORDS = {
     empty: "Nic nového.", your_turn: "Jsi na tahu ve hře {game}",
     block_window: "Ve hře {game} můžeš blokovat", deadline_soon: "Ve hře {game} ti dochází čas",
     eliminated: "Ve hře {game} jsi vypadl", game_over: "Hra {game} skončila",
-    unread_item: "nepřečteno",
+    unread_item: "nepřečteno", all: "Všechna upozornění",
   },
 };
 const t = (key, vars = {}) =>
@@ -40,6 +41,7 @@ function start(root) {
     <div class="bell__panel" id="bell-panel" hidden>
       <ul class="bell__list" aria-live="polite"></ul>
       <button type="button" class="bell__mark">${t("mark_all")}</button>
+      <a class="bell__all" href="/notifications/">${t("all")}</a>
     </div>`;
   const button = root.querySelector(".bell__button");
   const panel = root.querySelector(".bell__panel");

@@ -9,13 +9,18 @@ import { has, t } from "./i18n.js";
 import { LogBook } from "./log.js";
 import { animate, capture } from "./motion.js";
 import { displayNames, renderView, tickDeadline } from "./render.js";
+import { watchTable } from "./seen.js";
 
 const root = document.getElementById("table");
 const gameId = root.dataset.game;
 const catalog = JSON.parse(document.getElementById("catalog").textContent);
-const since = root.dataset.since === "" ? null : Number(root.dataset.since);
+// What this player's pages showed of the game (seen.js), and whether this tab is visible.
+const watcher = watchTable({
+  url: root.dataset.seenUrl, key: `sejmi:seen:${gameId}:${root.dataset.viewer}`,
+  since: root.dataset.since === "" ? null : Number(root.dataset.since), socket: () => socket,
+});
 const logList = root.querySelector("#log");
-const log = new LogBook(logList, catalog, { since });
+const log = new LogBook(logList, catalog, { since: watcher.since });
 const ui = { catalog, names: [], blocked: new Set(), replay: false };
 const actor = new Actor(root, catalog, sendCommand);
 let view = null;
@@ -52,6 +57,7 @@ function show(next) {
   view = next;
   ui.blocked = log.blockedAt();
   renderView(root, view, ui);
+  watcher.shown(view.seq);
   log.names = ui.names;
   actor.draw(view, ui.names);
   drawAwayControls(root, view, show, showError);
@@ -199,6 +205,7 @@ function connect() {
   ws.onopen = () => {
     backoff = 500;
     setConn("live");
+    watcher.opened(ws);
     resync(ws);
     tell({ type: "open" });
   };
