@@ -39,6 +39,11 @@ bench-engine: $(STAMP)
 bench-service: $(STAMP)
 	$(PY) -m bench.run --write-doc
 
+# `make run`'s one process: idle CPU, and CPU per acknowledged command against the bot.
+.PHONY: bench-run
+bench-run: $(STAMP)
+	$(PY) -m bench.make_run
+
 # A 2,000-event game in a database of its own: replay/?at= over HTTP, verify_game wall time.
 .PHONY: bench-replays
 bench-replays: $(STAMP)

@@ -26,6 +26,8 @@ from datetime import timedelta
 from django.db import close_old_connections
 from django.utils import timezone
 
+from games.clock.alarm import Alarm
+from games.core import task_queue
 from games.core.db_pool import half_the_pool
 from games.core.errors import ApiError
 from games.core.models import DeadlineKind, GameProjection
@@ -97,32 +99,51 @@ def sweep(*, limit: int = 200, pool: Executor | None = None) -> int:
 
 
 def run(*, interval: float = 0.2, stop: threading.Event | None = None,
-        beside: Callable[[], object] | None = None, beside_every: float = 1.0) -> None:  # fmt: skip
+        beside: Callable[[], object] | None = None, beside_every: float = 1.0,
+        alarm: Alarm | None = None) -> None:  # fmt: skip
     """Sweep until `stop` is set: every game whose deadline has passed, again at once while
     some acted (bots answer each other at once), then wait `interval`. PostgreSQL is all it
     needs. Several may run at once (`manage.py run_deadlines` on several hosts): `advance`
     acts under the game's row lock and only at the seq it read, so a deadline is applied once
     and the others see MOVED_ON. Overdue games are advanced side by side (half the pool):
     one after another, a burst of deadlines under load came up to 1.3 s late (bench-load).
-    `beside` runs in the pool every `beside_every` seconds, never twice at once."""
+    `beside` runs in the pool every `beside_every` seconds, never twice at once. With `alarm`
+    (`make run`) it looks only when the alarm says something is due, `beside` after each look."""
     stop = stop or threading.Event()
     threads = half_the_pool()
     pending: Future | None = None
     beside_at = 0.0
     with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="deadlines") as pool:
         while not stop.is_set():
+            if alarm is not None:
+                alarm.clear()
             try:
                 close_old_connections()
                 while sweep(pool=pool if threads > 1 else None) and not stop.is_set():
                     pass
             except Exception:
                 log.exception("deadline sweep failed")
+            if alarm is not None:
+                if beside is not None:
+                    _beside(beside)
+                _sleep(alarm, stop)
+                continue
             if beside is not None and time.monotonic() >= beside_at and (
                     pending is None or pending.done()):  # fmt: skip
                 pending = pool.submit(_beside, beside)
                 beside_at = time.monotonic() + beside_every
             stop.wait(interval)
     close_old_connections()  # this thread's connection back to the pool
+
+
+def _sleep(alarm: Alarm, stop: threading.Event) -> None:
+    try:
+        alarm.sleep(stop)
+    except Exception:  # the database away: look again in a while, as the polling loop would
+        log.exception("the alarm's look at the next due time failed")
+        stop.wait(1.0)
+    finally:
+        close_old_connections()
 
 
 def _beside(step: Callable[[], object]) -> None:
@@ -139,12 +160,16 @@ def _every_notification_chore() -> int:
     return notifications.sweep(min_age=timedelta(0))
 
 
-def start(*, interval: float = 0.2) -> threading.Thread:
-    """`make run`'s runner: the one loop in a daemon thread of the web process, deadlines and
-    bot moves every `interval`, every notification chore twice a second."""
+def start() -> threading.Thread:
+    """`make run`'s runner: the one loop in a daemon thread of the web process, deadlines, bot
+    moves and every notification chore, each time its alarm says something is due: after a
+    commit that had a task for Celery (none here), at that task's eta, at the next due time in
+    the database, and every alarm.IDLE_LOOK_S. Idle, it sleeps (issue 19)."""
+    alarm = Alarm()
+    task_queue.when_not_sent(alarm.ring)
     thread = threading.Thread(
         target=run, name="sejmi-deadlines", daemon=True,
-        kwargs={"interval": interval, "beside": _every_notification_chore, "beside_every": 0.5},
+        kwargs={"beside": _every_notification_chore, "alarm": alarm},
     )  # fmt: skip
     thread.start()
     return thread

@@ -6,6 +6,7 @@ the sweepers (games.clock.runner, celery beat): every fast path has one behind i
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -16,6 +17,14 @@ from sejmi.celery import app
 log = logging.getLogger(__name__)
 
 VISIBILITY_TIMEOUT_S = 3600  # kombu's default for Redis (broker_transport_options)
+
+# Told of each task not sent because there is no Celery, with its eta: `make run`'s loop
+# wakes for it instead of polling (games.clock.alarm). The loop registers; core stays below it.
+_not_sent_hooks: list[Callable[[datetime | None], None]] = []
+
+
+def when_not_sent(hook: Callable[[datetime | None], None]) -> None:
+    _not_sent_hooks.append(hook)
 
 
 def horizon() -> timedelta:
@@ -30,6 +39,8 @@ def send(name: str, *args: Any, eta: datetime | None = None, queue: str | None =
     without Celery (SEJMI_SEND_TASKS off: `make run`, the runner's own process) or past the
     horizon; a failure to send is logged, never raised."""
     if not settings.SEJMI_SEND_TASKS:
+        for hook in _not_sent_hooks:
+            hook(eta)
         return False
     if eta is not None and eta - datetime.now(eta.tzinfo) > horizon():
         return False
