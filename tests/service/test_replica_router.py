@@ -235,6 +235,7 @@ def test_a_replica_stopped_under_a_read_falls_back_to_the_primary(replica, make_
         assert listed.status_code == 200 and watched.status_code == 200
         assert table.gid in [g["id"] for g in listed.json()]
         assert watched.json()["id"] == table.gid
+        assert health.pick() is None  # the failed read marked it down, before any look
         assert health.look_now() == {ALIAS: False}  # and the next look skips it
     finally:
         replica.start()
