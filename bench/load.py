@@ -18,6 +18,7 @@ by itself.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shlex
@@ -25,7 +26,7 @@ import sys
 import time
 from datetime import UTC, datetime
 
-from bench import env, stack
+from bench import env, replica, stack
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/sejmi_bl_load"
 
@@ -84,7 +85,9 @@ def main(argv: list[str] | None = None) -> dict:
     started = time.monotonic()
     stack.use(args.database, args.redis_port, args.layer)
     stack.WORKER_ARGS[:] = shlex.split(args.worker_args)
-    with stack.running(redis_port=args.redis_port, nodes=args.nodes,
+    # bench-nodes reads what may lag from a replica (bench.replica): started before the nodes.
+    standby = replica.streaming(args.database) if args.nodes > 1 else contextlib.nullcontext()
+    with standby as streaming, stack.running(redis_port=args.redis_port, nodes=args.nodes,
                        web_workers=args.web_workers, celery_workers=args.celery_workers,
                        concurrency=args.concurrency, sweep=args.sweeper) as running:  # fmt: skip
         os.environ.update(env.service_env())
@@ -100,6 +103,8 @@ def main(argv: list[str] | None = None) -> dict:
             ["celery", *stack.compose_worker("<name>", args.concurrency)[1:]]
         )
         result.update(run_load.run(running, args))
+        if streaming is not None:
+            result["replica"] = replica.served(streaming, args.database)
     result["load_after"] = env.load()
     result["took_s"] = round(time.monotonic() - started)
     _finish(result, args)

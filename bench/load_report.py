@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from bench import replica
 from bench.env import ROOT
 
 DOC = ROOT / "docs" / "RELIABILITY.md"
@@ -159,7 +160,7 @@ def _nodes(r: dict) -> list[str]:
 
 def markdown(r: dict) -> str:
     begin, end = _markers(mode(r))
-    body = _head(r) + [""] + _table(r) + _faults(r) + _nodes(r)
+    body = _head(r) + [""] + _table(r) + _faults(r) + _nodes(r) + replica.report_line(r)
     if r["crashed"] or r["unfinished_tasks"]:
         body += ["", f"Client tasks crashed: {r['crashed']}; unfinished: {r['unfinished_tasks']}."]
     if r["audit"]["failed"]:

@@ -8,7 +8,7 @@ import asyncio
 import random
 import time
 
-from bench import audits, env, summary
+from bench import audits, env, replica, summary
 from bench.clients import Player, make_players
 from bench.fanout import _runner
 from bench.faults import Faults
@@ -67,6 +67,8 @@ async def _play(running: Stack, args: argparse.Namespace, seated: list[list[Play
     if args.faults:
         every = (args.duration - ramp) / (len(args.faults) + 0.5)
         watchers.append(asyncio.create_task(faults.run(t0 + ramp + every / 2, every, stop)))
+    if len(running.nodes) > 1:  # bench-nodes: spectators reading the lists (the replica's)
+        watchers.append(asyncio.create_task(replica.list_readers(running.base, stop)))
     cpu_before = running.cpu()
     players = [asyncio.create_task(start(t, ramp * i / len(tables))) for i, t in enumerate(tables)]
     await asyncio.wait(players, timeout=max(0.0, until - time.monotonic()))

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 
 from frontend import listings
 from frontend.forms import VARIANT_NAMES, FinishedFilterForm, LoginForm, SignupForm
+from games.core import replicas
 from games.engine.errors import Code
 
 SEAT_COUNTS = range(2, 7)
@@ -37,6 +38,7 @@ def api_error_words() -> dict[str, str]:
 
 
 @ensure_csrf_cookie
+@replicas.lagging_reads_ok  # the lobby's lists may lag
 def lobby(request: HttpRequest) -> HttpResponse:
     filters = FinishedFilterForm(request.GET or None)
     wanted = filters.cleaned_data if filters.is_valid() else {}

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from frontend import listings
 from frontend.forms import VARIANT_NAMES
+from games.core import replicas
 from games.core.errors import ApiError
 from games.ratings import selectors as rating_selectors
 
@@ -30,6 +31,12 @@ class LeaderboardFilter(forms.Form):
 
 
 def player(request: HttpRequest, username: str) -> HttpResponse:
+    if username == request.user.username:  # his own: the primary's (read-your-writes)
+        return _player(request, username)
+    return replicas.read_lagging(_player, request, username)
+
+
+def _player(request: HttpRequest, username: str) -> HttpResponse:
     try:
         profile = rating_selectors.player_profile(username)
     except ApiError:
@@ -50,6 +57,7 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
     return render(request, "frontend/player.html", context)
 
 
+@replicas.lagging_reads_ok
 def leaderboard(request: HttpRequest) -> HttpResponse:
     filters = LeaderboardFilter(request.GET or None)
     variant = filters.cleaned_data.get("variant") if filters.is_valid() else ""

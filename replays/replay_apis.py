@@ -12,11 +12,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games.api.base import Api, answers, choice_param, int_param
-from games.core import event_store, signing
+from games.core import event_store, replicas, signing
 from games.core.errors import ApiError
 from games.engine.errors import Code
 from games.engine.state import VARIANTS
 from games.table import lobby, selectors, spectating
+from games.table.replica_reads import replica_may_serve
 from games.table.serializers import ViewSerializer
 from replays import selectors as replay_selectors
 from replays.exports import export_lines
@@ -38,6 +39,7 @@ class FinishedGamesApi(Api):
                     OpenApiParameter("variant", str, enum=list(VARIANTS))],
         responses={200: OpenApiTypes.OBJECT},
     )  # fmt: skip
+    @replicas.lagging_reads_ok  # ended games: a list that may lag
     def get(self, request: Request) -> Response:
         variant = choice_param(request, "variant", VARIANTS)
         games = lobby.lobby("ended", request.user, variant=variant,
@@ -50,6 +52,7 @@ class ReplayApi(Api):
 
     @extend_schema(parameters=[OpenApiParameter("at", int, required=True)],
                    responses=answers(200, ViewSerializer, 400, 404))  # fmt: skip
+    @replica_may_serve
     def get(self, request: Request, game_id: int) -> Response:
         at = int_param(request, "at")
         return Response(replay_selectors.replay(game_id, request.user, at=at))
@@ -96,6 +99,7 @@ class AuditApi(Api):
     permission_classes = [AllowAny]
 
     @extend_schema(responses=answers(200, AuditSerializer, 403, 404))
+    @replica_may_serve
     def get(self, request: Request, game_id: int) -> Response:
         return Response(audit_for_user(game_id=game_id, user=request.user))
 
@@ -104,6 +108,7 @@ class MarkersApi(Api):
     permission_classes = [AllowAny]
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @replica_may_serve
     def get(self, request: Request, game_id: int) -> Response:
         last, _, _ = spectating.last_seq_for(game_id, request.user)  # 404 for an unknown game
         return Response({"markers": markers(_events(game_id, last))})
@@ -114,6 +119,7 @@ class TranscriptApi(Api):
 
     @extend_schema(parameters=[OpenApiParameter("lang", str, enum=["en", "cs"])],
                    responses={200: OpenApiTypes.OBJECT})  # fmt: skip
+    @replica_may_serve
     def get(self, request: Request, game_id: int) -> Response:
         lang = request.query_params.get("lang", "en")
         if lang not in ("en", "cs"):
@@ -128,6 +134,7 @@ class ExportApi(Api):
     permission_classes = [AllowAny]
 
     @extend_schema(responses={(200, "application/x-ndjson"): OpenApiTypes.STR})
+    @replica_may_serve
     def get(self, request: Request, game_id: int) -> HttpResponse:
         proj, _ = selectors.current(game_id)
         if proj.status != "ended" and not request.user.is_staff:

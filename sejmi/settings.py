@@ -11,6 +11,8 @@ NUM_PROXIES   the number of proxies in front (1 behind docker-compose's HAProxy)
               see the client's address (X-Forwarded-For); default 0: REMOTE_ADDR, header ignored.
 SEJMI_DB_POOL_MAX / _TIMEOUT / _MAX_WAITING  the PostgreSQL pool per process: size, wait (s)
               before 503 `unavailable`, how many requests may wait at once.
+DATABASE_REPLICA_URLS  optional, comma-separated: streaming replicas for the reads that may lag;
+              SEJMI_REPLICA_MAX_LAG_S (5) the lag past which one is skipped.
 CACHE_URL     optional; a Redis for the cache every web worker shares (websocket tickets).
 EMAIL_HOST, EMAIL_PORT, ...  notification mail over SMTP; the console backend when unset.
 SEJMI_BASE_URL  the site's address, for the links in mails.
@@ -24,6 +26,7 @@ from pathlib import Path
 
 import dj_database_url
 from celery.schedules import crontab
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -140,6 +143,24 @@ if os.environ.get("SEJMI_DB_ROLE") and DATABASES["default"]["ENGINE"].endswith("
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # `make run`: the web threads and the deadline runner write concurrently; wait, don't fail.
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+# DATABASE_REPLICA_URLS: streaming replicas of the primary (aliases replica1, replica2, ...)
+# for the reads that may lag (games.core.replicas; docs/PRODUCTION.md, "Read replicas"): each
+# pooled and acting as the service's role like the primary; in tests a mirror of it.
+DATABASE_REPLICAS: list[str] = []
+for _number, _url in enumerate(env_list("DATABASE_REPLICA_URLS", ""), start=1):
+    if not DATABASES["default"]["ENGINE"].endswith("postgresql"):
+        raise ImproperlyConfigured("DATABASE_REPLICA_URLS needs a PostgreSQL DATABASE_URL")
+    _replica = dj_database_url.parse(_url)
+    _replica["OPTIONS"] = {**copy.deepcopy(DATABASES["default"]["OPTIONS"]),
+                           **_replica.get("OPTIONS", {})}  # fmt: skip
+    DATABASES[f"replica{_number}"] = {**_replica, "CONN_MAX_AGE": 0,
+                                      "TEST": {"MIRROR": "default"}}  # fmt: skip
+    DATABASE_REPLICAS.append(f"replica{_number}")
+DATABASE_ROUTERS = ["games.core.replicas.router.ReplicaRouter"]
+# A replica further behind the primary than this is skipped; replicas are looked at once a
+# second per process at most (games.core.replicas.health).
+SEJMI_REPLICA_MAX_LAG_S = float(os.environ.get("SEJMI_REPLICA_MAX_LAG_S", "5"))
+SEJMI_REPLICA_CHECK_S = float(os.environ.get("SEJMI_REPLICA_CHECK_S", "1"))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -96,3 +96,74 @@ def test_the_init_script_owner_migrates_and_grants_without_being_a_superuser(tmp
             conn.execute(f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)')
             conn.execute(f'DROP ROLE IF EXISTS "{app}"')
             conn.execute(f'DROP ROLE IF EXISTS "{owner}"')
+
+
+def test_a_replica_streams_from_a_base_backup_of_the_primary_and_serves_the_web():
+    """Issue 20: `postgres-replica` starts from pg_basebackup -R of the primary, through the
+    slot and as the replication role the init script makes; the web reads the reads that may
+    lag from it (DATABASE_REPLICA_URLS), as the service's role."""
+    primary, replica = SERVICES["postgres"], SERVICES["postgres-replica"]
+    assert replica["image"] == primary["image"]  # a standby runs the primary's major version
+    assert replica["depends_on"]["postgres"]["condition"] == "service_healthy"
+    assert replica["entrypoint"] == ["/deploy/postgres-replica.sh"]
+    assert "./deploy/postgres-replica.sh:/deploy/postgres-replica.sh:ro" in replica["volumes"]
+    own_data = [v for v in replica["volumes"] if v.endswith(":/var/lib/postgresql/data")]
+    assert own_data and own_data[0].split(":")[0] not in {v.split(":")[0]
+                                                          for v in primary["volumes"]}  # fmt: skip
+    for key in ("REPLICATION_USER", "REPLICATION_PASSWORD", "REPLICATION_SLOT"):
+        assert replica["environment"][key] == primary["environment"][key]
+    assert replica["environment"]["PRIMARY_HOST"] == "postgres"
+    script = (ROOT / "deploy" / "postgres-replica.sh").read_text()
+    assert "pg_basebackup" in script and " -R " in script and '-S "$REPLICATION_SLOT"' in script
+    assert "exec docker-entrypoint.sh postgres" in script
+    urls = SERVICES["web"]["environment"]["DATABASE_REPLICA_URLS"].split(",")
+    assert [url.split("@")[1].split(":")[0] for url in urls] == ["postgres-replica"]
+    assert all(url.startswith("postgres://sejmi_app:") for url in urls)  # the service's role
+    assert "DATABASE_REPLICA_URLS" not in SERVICES["migrate"]["environment"]
+
+
+def test_the_replica_entrypoint_is_valid_sh():
+    for name in ("postgres-replica.sh", "postgres-init.sh"):
+        checked = subprocess.run(["sh", "-n", str(ROOT / "deploy" / name)],
+                                 capture_output=True, text=True, timeout=30)  # fmt: skip
+        assert checked.returncode == 0, checked.stderr
+
+
+@pytest.mark.skipif(not shutil.which("psql"), reason="psql is not installed")
+def test_the_init_script_makes_the_replication_role_its_slot_and_its_pg_hba_line(tmp_path):
+    """With REPLICATION_USER set, the init script (on this machine's PostgreSQL) makes a role
+    that may stream, the slot the replica streams through, and a pg_hba line that lets it
+    (`all` never matches replication connections). Both dropped after: a slot nobody reads
+    keeps WAL for ever."""
+    import os
+
+    import psycopg
+
+    tag = f"t{os.getpid()}"
+    user, slot, owner = f"sejmi_repl_{tag}", f"sejmi_slot_{tag}", f"sejmi_rowner_{tag}"
+    (tmp_path / "pg_hba.conf").write_text("host all all all scram-sha-256\n")
+    env = {**os.environ, "PGHOST": "127.0.0.1", "POSTGRES_USER": "postgres",
+           "POSTGRES_DB": "postgres", "OWNER_USER": owner, "OWNER_PASSWORD": "pw",
+           "OWNER_DB": owner, "REPLICATION_USER": user, "REPLICATION_PASSWORD": "rpw",
+           "REPLICATION_SLOT": slot, "PGDATA": str(tmp_path)}  # fmt: skip
+    admin = "postgresql://postgres@127.0.0.1:5432/postgres"
+    try:
+        made = subprocess.run(["sh", str(ROOT / "deploy" / "postgres-init.sh")], env=env,
+                              capture_output=True, text=True, timeout=60)  # fmt: skip
+        assert made.returncode == 0, made.stdout + made.stderr
+        with psycopg.connect(admin, autocommit=True) as conn:
+            (may_stream, superuser) = conn.execute(
+                "SELECT rolreplication, rolsuper FROM pg_roles WHERE rolname = %s", [user]
+            ).fetchone()
+            (kind,) = conn.execute("SELECT slot_type FROM pg_replication_slots"
+                                   " WHERE slot_name = %s", [slot]).fetchone()  # fmt: skip
+        assert (may_stream, superuser, kind) == (True, False, "physical")
+        hba = (tmp_path / "pg_hba.conf").read_text().splitlines()
+        assert hba[-1] == f"host replication {user} all scram-sha-256"
+    finally:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots"
+                         " WHERE slot_name = %s", [slot])  # fmt: skip
+            conn.execute(f'DROP DATABASE IF EXISTS "{owner}" WITH (FORCE)')
+            conn.execute(f'DROP ROLE IF EXISTS "{user}"')
+            conn.execute(f'DROP ROLE IF EXISTS "{owner}"')

@@ -9,6 +9,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games.api.base import Api, answers, choice_param
+from games.core import replicas
 from games.engine.state import VARIANTS
 from games.ratings import selectors as rating_selectors
 
@@ -47,7 +48,9 @@ class PlayerApi(Api):
 
     @extend_schema(responses=answers(200, Profile, 404))
     def get(self, request: Request, username: str) -> Response:
-        return Response(rating_selectors.player_profile(username))
+        if username == request.user.username:  # his own: the primary's (read-your-writes)
+            return Response(rating_selectors.player_profile(username))
+        return Response(replicas.read_lagging(rating_selectors.player_profile, username))
 
 
 class LeaderboardApi(Api):
@@ -58,6 +61,7 @@ class LeaderboardApi(Api):
                                      description="rank by the rating in this variant only")],
         responses=answers(200, Standing, 400),
     )  # fmt: skip
+    @replicas.lagging_reads_ok
     def get(self, request: Request) -> Response:
         variant = choice_param(request, "variant", VARIANTS)
         return Response(rating_selectors.leaderboard(variant))

@@ -3,6 +3,8 @@ parse, authorize, call one service or selector."""
 
 from __future__ import annotations
 
+import functools
+
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -10,8 +12,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games.api.base import Api, answers, choice_param, int_param, json_object
+from games.core import replicas
 from games.engine.state import VARIANTS
 from games.table import away, commands, lobby, selectors, spectating, vacations
+from games.table.replica_reads import replica_may_serve
 from games.table.serializers import (
     CommandAnswerSerializer,
     CommandSerializer,
@@ -42,9 +46,13 @@ class GamesApi(Api):
         responses=answers(200, GameSummarySerializer(many=True), 400),
     )
     def get(self, request: Request) -> Response:
-        return Response(lobby.lobby(choice_param(request, "status", STATUSES), request.user,
-                                         variant=choice_param(request, "variant", VARIANTS),
-                                         player=request.query_params.get("player")))  # fmt: skip
+        player = request.query_params.get("player")
+        # The lobby lists may lag (a replica's); the caller's own games are his own read.
+        own = player is not None and player == request.user.username
+        read = lobby.lobby if own else functools.partial(replicas.read_lagging, lobby.lobby)
+        return Response(read(choice_param(request, "status", STATUSES), request.user,
+                             variant=choice_param(request, "variant", VARIANTS),
+                             player=player))  # fmt: skip
 
     @extend_schema(request=CreateGameSerializer, responses=answers(201, ViewSerializer, 400, 401))
     def post(self, request: Request) -> Response:
@@ -61,6 +69,7 @@ class GameApi(Api):
     permission_classes = [AllowAny]
 
     @extend_schema(responses=answers(200, ViewSerializer, 404))
+    @replica_may_serve  # a spectator's, or of an ended game
     def get(self, request: Request, game_id: int) -> Response:
         return Response(spectating.game_detail(game_id, request.user))
 
@@ -100,6 +109,7 @@ class EventsApi(Api):
         parameters=[OpenApiParameter("after", int)],
         responses=answers(200, EventsSerializer, 400, 404),
     )
+    @replica_may_serve  # a spectator's, or of an ended game
     def get(self, request: Request, game_id: int) -> Response:
         after = int_param(request, "after", 0)
         return Response({"events": spectating.game_events(game_id, request.user, after=after)})
