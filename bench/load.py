@@ -100,6 +100,10 @@ def main(argv: list[str] | None = None) -> dict:
             ["celery", *stack.compose_worker("<name>", args.concurrency)[1:]]
         )
         result.update(run_load.run(running, args))
+        if args.nodes > 1:
+            from bench import scale_out
+
+            result["scale_out"] = scale_out.figures()
     result["load_after"] = env.load()
     result["took_s"] = round(time.monotonic() - started)
     _finish(result, args)

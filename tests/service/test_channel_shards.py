@@ -146,8 +146,9 @@ def two_nodes(two_redis, django_db_setup, django_db_blocker, tmp_path_factory):
                                CHANNEL_REDIS_URLS=",".join(two_redis), CHANNEL_PREFIX=prefix,
                                LOG_LEVEL="WARNING"))  # fmt: skip
             bases.append(f"http://127.0.0.1:{port}")
-            wait_http(bases[-1], nodes[-1], timeout=60,
-                      tail=lambda log=log: log.read_text()[-2000:])
+            wait_http(
+                bases[-1], nodes[-1], timeout=60, tail=lambda log=log: log.read_text()[-2000:]
+            )
         yield bases, prefix
     finally:
         for node in nodes:
