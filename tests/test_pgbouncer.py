@@ -58,21 +58,38 @@ def bouncer(django_db_setup, django_db_blocker):
         yield name, workdir
 
 
-def test_the_bouncer_pools_by_transaction_so_a_named_prepared_statement_breaks(bouncer):
+@pytest.fixture
+def control_bouncer():
+    """A second bouncer, one server connection, in front of the `postgres` database (no test
+    database needed); yields its URL."""
+    _need_pgbouncer()
+    with pgbouncer.running(CONTROL_PORT, users=("postgres",), default_pool_size="1"):
+        yield f"postgresql://postgres@127.0.0.1:{CONTROL_PORT}/postgres"
+
+
+def test_the_bouncer_pools_by_transaction_so_a_named_prepared_statement_breaks(control_bouncer):
     """The control: what SEJMI_PGBOUNCER avoids does break here. psycopg, left to prepare
     (prepare_threshold 0), names its first statement _pg3_0 on each client connection; two
     clients sharing the one server connection collide on that name. (In session mode the
     second client would wait for a server connection of its own instead.)"""
-    name, _ = bouncer
-    with pgbouncer.running(CONTROL_PORT, users=("postgres",), default_pool_size="1"):
-        url = f"postgresql://postgres@127.0.0.1:{CONTROL_PORT}/{name}"
-        with _pair(url, prepare_threshold=0) as (first, second):
-            assert first.execute("SELECT %s::int", [1]).fetchone() == (1,)
-            with pytest.raises(psycopg.errors.DuplicatePreparedStatement):
-                second.execute("SELECT %s::text", ["x"])
-        with _pair(url, prepare_threshold=None) as (first, second):
-            assert first.execute("SELECT %s::int", [1]).fetchone() == (1,)
-            assert second.execute("SELECT %s::text", ["x"]).fetchone() == ("x",)
+    with _pair(control_bouncer, prepare_threshold=0) as (first, second):
+        assert first.execute("SELECT %s::int", [1]).fetchone() == (1,)
+        with pytest.raises(psycopg.errors.DuplicatePreparedStatement):
+            second.execute("SELECT %s::text", ["x"])
+    with _pair(control_bouncer, prepare_threshold=None) as (first, second):
+        assert first.execute("SELECT %s::int", [1]).fetchone() == (1,)
+        assert second.execute("SELECT %s::text", ["x"]).fetchone() == ("x",)
+
+
+def test_the_time_zone_django_sets_per_connection_follows_its_client(control_bouncer):
+    """Django sets TimeZone once per new connection (a session-level set_config). PgBouncer
+    tracks it per client and sets it on whichever server connection the client gets: another
+    client on the same server connection keeps its own."""
+    with _pair(control_bouncer) as (first, second):
+        before = second.execute("SHOW TimeZone").fetchone()[0]
+        first.execute("SELECT set_config('TimeZone', %s, false)", ["America/New_York"])
+        assert second.execute("SHOW TimeZone").fetchone()[0] == before != "America/New_York"
+        assert first.execute("SHOW TimeZone").fetchone()[0] == "America/New_York"
 
 
 @contextmanager
