@@ -154,7 +154,7 @@ if SEJMI_PGBOUNCER and DATABASES["default"]["ENGINE"].endswith("postgresql"):
 
         raise ImproperlyConfigured("SEJMI_DB_ROLE does not work behind PgBouncer: connect as "
                                    "that role (DATABASE_URL's user) instead")  # fmt: skip
-    for _alias in ("default", "owner"):
+    for _alias in [a for a, d in DATABASES.items() if d["ENGINE"].endswith("postgresql")]:
         # No named prepared statements (psycopg's default is 5 runs; Django's None, kept so
         # on purpose): one prepared on a server connection is missing on the next, or
         # collides with another client's of the same name. No server-side cursors: a WITH
