@@ -7,8 +7,9 @@ The real processes on loopback (bench.stack): a Redis of the run's own (port 639
 PostgreSQL database `sejmi_bl_load`, docker-compose.yml's uvicorn command (2 workers) per web
 node, its Celery worker (concurrency 2) and one Celery beat; with `--nodes 2`, two nodes behind
 HAProxy and two Celery workers, PostgreSQL behind PgBouncer and the channel layer on two Redis
-servers of its own (bench.scale_out: docker-compose's shape). `--games` tables play whole games back to back over websockets
-and REST (bench.tables: live and correspondence paces, built-in bots at some tables) for
+servers of its own (bench.scale_out: docker-compose's shape). `--games` tables play whole
+games back to back over websockets and REST (bench.tables: live and correspondence paces,
+built-in bots at some tables) for
 `--duration` seconds, table starts spread over the first sixth of it. Then the clients stop,
 Celery and the deadline runner stop (deadlines freeze), the sockets get 45 s to reach the
 games' last seq, and the checks run (bench.summary): latency, errors, every socket's seqs,
