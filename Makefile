@@ -75,5 +75,6 @@ bench-faults: $(STAMP)
 
 # Two web nodes behind HAProxy (bench/haproxy.cfg; `apt-get install haproxy`), two Celery
 # workers, one beat and one deadline runner: spectators on node a see commands sent through node b.
+# PostgreSQL behind PgBouncer (`apt-get install pgbouncer`), the channel layer on two Redis.
 bench-nodes: $(STAMP)
 	$(PY) -m bench.load --nodes 2 --write-doc $(BENCH_ARGS)

@@ -6,8 +6,10 @@
 The real processes on loopback (bench.stack): a Redis of the run's own (port 6390), a fresh
 PostgreSQL database `sejmi_bl_load`, docker-compose.yml's uvicorn command (2 workers) per web
 node, its Celery worker (concurrency 2) and one Celery beat; with `--nodes 2`, two nodes behind
-HAProxy and two Celery workers. `--games` tables play whole games back to back over websockets
-and REST (bench.tables: live and correspondence paces, built-in bots at some tables) for
+HAProxy and two Celery workers, PostgreSQL behind PgBouncer and the channel layer on two Redis
+servers of its own (bench.scale_out: docker-compose's shape). `--games` tables play whole
+games back to back over websockets and REST (bench.tables: live and correspondence paces,
+built-in bots at some tables) for
 `--duration` seconds, table starts spread over the first sixth of it. Then the clients stop,
 Celery and the deadline runner stop (deadlines freeze), the sockets get 45 s to reach the
 games' last seq, and the checks run (bench.summary): latency, errors, every socket's seqs,
@@ -105,6 +107,10 @@ def main(argv: list[str] | None = None) -> dict:
         result.update(run_load.run(running, args))
         if streaming is not None:
             result["replica"] = replica.served(streaming, args.database)
+        if args.nodes > 1:
+            from bench import scale_out
+
+            result["scale_out"] = scale_out.figures()
     result["load_after"] = env.load()
     result["took_s"] = round(time.monotonic() - started)
     _finish(result, args)

@@ -151,11 +151,23 @@ def _nodes(r: dict) -> list[str]:
         return []
     cross = "; ".join(f"through {v}: {c['seen_by_spectator']:,} of {c['sent']:,} seen"
                       for v, c in r["cross_node"].items())  # fmt: skip
-    return [
+    lines = [
         "",
-        "Spectators on node a, commands of half the tables sent straight to node b "
-        f"(the rest through HAProxy): {cross}.",
+        "Spectators on node a or b (half the tables each), commands of half the tables sent "
+        f"straight to the other node (the rest through HAProxy; `x → y`: REST through x, the "
+        f"spectator on y): {cross}.",
     ]
+    if scale := r.get("scale_out"):
+        shards = "; ".join(f"{port}: {c['publish']:,} publishes, {c['subscribe']:,} subscribes"
+                           for port, c in scale["channel_redis"].items())  # fmt: skip
+        pool = scale.get("pgbouncer", {}).get("settings", {})
+        bouncer = ", ".join(f"{k} {v}" for k, v in pool.items())
+        lines += [
+            "",
+            f"PgBouncer in front of PostgreSQL ({bouncer}); the channel layer on "
+            f"two Redis servers ({shards}); Celery's broker on the run's own Redis.",
+        ]
+    return lines
 
 
 def markdown(r: dict) -> str:

@@ -35,17 +35,21 @@ def _layout(args: argparse.Namespace) -> list[dict]:
 
 def _endpoints(running: Stack, i: int) -> Endpoints:
     """One node: everything through it. Two nodes: players' sockets through HAProxy, the
-    spectator straight to node a, and REST through HAProxy (even tables) or straight to node
-    b (odd tables), so every command of an odd table crosses from node b to node a."""
+    spectator straight to node a (tables 0, 1 mod 4) or node b (2, 3 mod 4), and REST through
+    HAProxy (even tables) or straight to the other node (odd tables), so every command of an
+    odd table crosses from one node to the spectator's on the other."""
     if len(running.nodes) == 1:
         base = running.nodes[0].base
         ws = base.replace("http://", "ws://")
         return Endpoints(base, "node a", ws, ws)
-    node_a = running.nodes[0].base.replace("http://", "ws://")
     balancer = running.base.replace("http://", "ws://")
+    watch, other = (0, 1) if i % 4 < 2 else (1, 0)
+    names = "ab"
+    spectator = running.nodes[watch].base.replace("http://", "ws://")
     if i % 2 == 0:
-        return Endpoints(running.base, "haproxy", balancer, node_a)
-    return Endpoints(running.nodes[1].base, "node b", balancer, node_a)
+        return Endpoints(running.base, f"haproxy → {names[watch]}", balancer, spectator)
+    return Endpoints(running.nodes[other].base, f"node {names[other]} → {names[watch]}",
+                     balancer, spectator)  # fmt: skip
 
 
 async def _play(running: Stack, args: argparse.Namespace, seated: list[list[Player]],

@@ -29,7 +29,9 @@ SETTINGS = LAYERS["pubsub"]  # the settings module of every process started here
 
 
 def _start(argv: list[str], log: Path, **extra: str) -> subprocess.Popen:
-    return env.start(argv, log, DJANGO_SETTINGS_MODULE=SETTINGS, **extra)
+    from bench.scale_out import SERVICE_ENV  # with two nodes: PgBouncer, the channel Redis
+
+    return env.start(argv, log, DJANGO_SETTINGS_MODULE=SETTINGS, **{**SERVICE_ENV, **extra})
 
 
 def use(database_url: str, redis_port: int, layer: str = "pubsub") -> None:
@@ -265,6 +267,11 @@ def running(*, redis_port: int, nodes: int, web_workers: int, celery_workers: in
         stack.redis.start()
         cleanup.callback(stack.redis.stop)
         fresh_database()
+        if nodes > 1:  # compose's shape: PgBouncer, the channel layer on two Redis servers
+            from bench import scale_out
+
+            scale_out.through_pgbouncer(cleanup)
+            scale_out.channel_layer_on_two_redis(cleanup, redis_port)
         for node in stack.nodes:
             cleanup.callback(lambda n=node: n.proc and env.stop(n.proc))
             node.start()

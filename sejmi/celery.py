@@ -1,5 +1,6 @@
 """Celery app for deadlines and bot moves (games.tasks), configured from the Django settings
-prefixed with CELERY_ (broker = REDIS_URL, the beat schedule of the deadline sweeper).
+prefixed with CELERY_ (broker = CELERY_BROKER_URL, default REDIS_URL; the beat schedule of
+the deadline sweeper).
 
     celery -A sejmi worker   # runs games.tasks.advance (at each deadline) and .sweep
     celery -A sejmi beat     # sends games.tasks.sweep every 5 s; run exactly one

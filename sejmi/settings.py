@@ -5,6 +5,10 @@ DATABASE_URL  any dj-database-url URL; default: SQLite file db.sqlite3 in the re
 MIGRATE_DATABASE_URL  the tables' owner, the database alias "owner", used by `manage.py migrate
               --database owner` and `manage.py grant_service_role`; default: DATABASE_URL.
 REDIS_URL     optional; when set, the channel layer (Redis pub/sub) and the Celery broker use it.
+CHANNEL_REDIS_URLS  optional, comma-separated: the channel layer's Redis servers (sharded by
+              group); default REDIS_URL. CELERY_BROKER_URL: the broker; default REDIS_URL.
+SEJMI_PGBOUNCER  1: DATABASE_URL is a PgBouncer in transaction mode (no prepared statements,
+              no server-side cursors, no SEJMI_DB_ROLE).
 CHANNEL_PREFIX  the pub/sub channels' prefix (they are global to a Redis server, whatever the DB
               number); default derived from the database's name, so test runs never cross-talk.
 NUM_PROXIES   the number of proxies in front (1 behind docker-compose's HAProxy), so throttles
@@ -122,9 +126,10 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql"):
     # either way the answer is 503 `unavailable` with Retry-After (games.api.handlers), not a
     # 500 after a long wait. A busy service says so early; the client retries.
     # Parameters sent apart from the query (psycopg's server-side binding) instead of quoted
-    # into it by the client: the quoting was 8 % of the web workers' CPU in bench-load, and
-    # psycopg prepares a statement run five times on a connection (PostgreSQL parses and plans
-    # it once). Behind PgBouncer in transaction mode, set `prepare_threshold: None` as well.
+    # into it by the client: the quoting was 8 % of the web workers' CPU in bench-load. Each
+    # statement goes as the unnamed one (Parse, Bind, Execute, Sync in one write): Django
+    # leaves psycopg's prepare_threshold at None, so no named prepared statement outlives its
+    # transaction, and the same binding works behind PgBouncer in transaction mode.
     DATABASES["default"].setdefault("OPTIONS", {})["server_side_binding"] = True
     DATABASES["default"]["OPTIONS"]["pool"] = {
         "min_size": 2,
@@ -140,6 +145,25 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql"):
 # pool's connect callback, which waits on the pool itself and times out.)
 if os.environ.get("SEJMI_DB_ROLE") and DATABASES["default"]["ENGINE"].endswith("postgresql"):
     DATABASES["default"]["OPTIONS"]["options"] = f"-c role={os.environ['SEJMI_DB_ROLE']}"
+# SEJMI_PGBOUNCER=1: DATABASE_URL (and MIGRATE_DATABASE_URL, when it points there too) is a
+# PgBouncer in transaction mode, which gives each transaction whichever server connection is
+# free: nothing may live on a connection past its transaction (docs/PRODUCTION.md, PgBouncer).
+SEJMI_PGBOUNCER = env_bool("SEJMI_PGBOUNCER", False)
+if SEJMI_PGBOUNCER and DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    if os.environ.get("SEJMI_DB_ROLE"):
+        # A startup option: PgBouncer 1.18 refuses `options`, and a server connection's role
+        # would serve every client it is handed to. Log in as the role instead.
+        from django.core.exceptions import ImproperlyConfigured
+
+        raise ImproperlyConfigured("SEJMI_DB_ROLE does not work behind PgBouncer: connect as "
+                                   "that role (DATABASE_URL's user) instead")  # fmt: skip
+    for _alias in [a for a, d in DATABASES.items() if d["ENGINE"].endswith("postgresql")]:
+        # No named prepared statements (psycopg's default is 5 runs; Django's None, kept so
+        # on purpose): one prepared on a server connection is missing on the next, or
+        # collides with another client's of the same name. No server-side cursors: a WITH
+        # HOLD cursor stays on the server connection the next FETCH may not get.
+        DATABASES[_alias].setdefault("OPTIONS", {})["prepare_threshold"] = None
+        DATABASES[_alias]["DISABLE_SERVER_SIDE_CURSORS"] = True
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # `make run`: the web threads and the deadline runner write concurrently; wait, don't fail.
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
@@ -234,6 +258,11 @@ SPECTACULAR_SETTINGS = {
 }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# The live stream over several Redis servers: CHANNEL_REDIS_URLS (comma-separated; default
+# REDIS_URL alone). channels_redis hashes each group's channel name onto one of them, and
+# games.core.pubsub publishes with the same hash: every process must list the same servers in
+# the same order (a process with another list publishes where nobody listens).
+CHANNEL_REDIS_URLS = env_list("CHANNEL_REDIS_URLS", REDIS_URL)
 # A game socket whose client does not take a frame within this many seconds, or with more than
 # this many batches waiting for it in its process, is closed 1013 and resyncs when it comes
 # back (games.live.consumer): one stalled client holds no memory or handler for long.
@@ -272,7 +301,7 @@ def _channel_prefix() -> str:
 
 
 CHANNEL_PREFIX = _channel_prefix()
-if REDIS_URL:
+if CHANNEL_REDIS_URLS:
     CHANNEL_LAYERS = {
         "default": {
             # Pub/sub, not channels_redis.core: a group here is one subscription per process,
@@ -286,21 +315,22 @@ if REDIS_URL:
             # publish for synchronous code.
             "BACKEND": "games.core.pubsub.PubSubLayer",
             # A subscriber waits for messages as long as it likes: only connecting is timed.
-            "CONFIG": {"hosts": [{"address": REDIS_URL,
-                                  "socket_connect_timeout": REDIS_TIMEOUT_S}],
+            "CONFIG": {"hosts": [{"address": url, "socket_connect_timeout": REDIS_TIMEOUT_S}
+                                 for url in CHANNEL_REDIS_URLS],
                        "prefix": CHANNEL_PREFIX},  # fmt: skip
         },
     }
-    CELERY_BROKER_URL = REDIS_URL
 else:  # `make run`: one process, no external service
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-    CELERY_BROKER_URL = "memory://"
+# Celery's broker: CELERY_BROKER_URL, a Redis of its own in docker-compose (its queues away from
+# the live stream's traffic); default REDIS_URL.
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or REDIS_URL or "memory://"
 
 # Whether the service sends Celery tasks at all (games.core.task_queue): deadlines and bot moves
 # at commit, notifications' derive, remind and mail (fast paths), with beat's sweeps as the
 # guarantee. `make run` has no Celery: the deadline runner's one loop does it all in a thread
 # of the web process (games.clock.runner).
-SEJMI_SEND_TASKS = bool(REDIS_URL) and not SEJMI_INPROCESS_RUNNER
+SEJMI_SEND_TASKS = CELERY_BROKER_URL != "memory://" and not SEJMI_INPROCESS_RUNNER
 # SEJMI_DEADLINE_RUNNER=1: `manage.py run_deadlines` runs beside the workers (docker-compose, the
 # bench stack) and applies every clock's deadline from PostgreSQL within 0.2 s, so no Celery ETA
 # task is sent for those: one per move, held by the worker until due and then mostly finding the

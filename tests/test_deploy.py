@@ -167,3 +167,30 @@ def test_the_init_script_makes_the_replication_role_its_slot_and_its_pg_hba_line
             conn.execute(f'DROP DATABASE IF EXISTS "{owner}" WITH (FORCE)')
             conn.execute(f'DROP ROLE IF EXISTS "{user}"')
             conn.execute(f'DROP ROLE IF EXISTS "{owner}"')
+def test_the_service_reaches_postgresql_through_pgbouncer_in_transaction_mode():
+    """Issue 20: PgBouncer fronts the primary for every service process; migrations (the
+    owner's alias) go straight to PostgreSQL. tests/test_pgbouncer.py runs the command path
+    through a real one with deploy/pgbouncer.ini's settings."""
+    import configparser
+
+    env = SERVICES["web"]["environment"]
+    assert "@pgbouncer:6432/" in env["DATABASE_URL"] and env["SEJMI_PGBOUNCER"] == "1"
+    assert "@postgres:5432/" in SERVICES["migrate"]["environment"]["MIGRATE_DATABASE_URL"]
+    for name in ("web", "deadlines", "worker", "beat"):
+        assert "pgbouncer" in SERVICES[name]["depends_on"]
+    ini = configparser.ConfigParser(interpolation=None)
+    ini.read(ROOT / "deploy" / "pgbouncer.ini")
+    assert ini["pgbouncer"]["pool_mode"] == "transaction"
+    assert "host=postgres port=5432" in ini["databases"]["sejmi"]
+    assert ("./deploy/pgbouncer.ini:/etc/pgbouncer/pgbouncer.ini:ro"
+            in SERVICES["pgbouncer"]["volumes"])  # fmt: skip
+
+
+def test_the_channel_layer_spans_two_redis_and_the_broker_has_its_own():
+    env = SERVICES["web"]["environment"]
+    shards = env["CHANNEL_REDIS_URLS"].split(",")
+    assert len(shards) == 2 and len({url.split("/")[2] for url in shards}) == 2
+    broker_host = env["CELERY_BROKER_URL"].split("/")[2]
+    assert all(url.split("/")[2] != broker_host for url in shards)
+    for shard in ("channels-a", "channels-b"):
+        assert shard in SERVICES and shard in SERVICES["web"]["depends_on"]

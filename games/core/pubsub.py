@@ -14,8 +14,10 @@ for the cost of a broadcast (bench-load, docs/PERFORMANCE.md).
   worker's one loop (7 % of the web workers' CPU, all on the loop that serves every socket),
   and from the deadline runner or Celery it made a thread, a loop and a Redis connection per
   broadcast. `publish` sends the same bytes to the same Redis channel as the layer's
-  group_send (channels_redis 4.3: `<prefix>__group__<group>`, one shard per host) with
-  redis-py's thread-safe client, from the calling thread.
+  group_send (channels_redis 4.3: `<prefix>__group__<group>`) with redis-py's thread-safe
+  client, from the calling thread, on the same host: with several hosts (settings'
+  CHANNEL_REDIS_URLS) channels_redis subscribes a group on the host its `_consistent_hash`
+  of that channel name picks from the hosts in their order, and `host_index` picks the same.
 """
 
 from __future__ import annotations
@@ -63,8 +65,12 @@ class PubSubLayer(RedisPubSubChannelLayer):
     def publish(self, group: str, message: dict[str, Any]) -> None:
         """The layer's group_send, blocking, from any thread."""
         channel = f"{self._prefix}__group__{group}"
-        clients = self._redis_clients()
-        clients[_consistent_hash(channel, len(clients))].publish(channel, self.serialize(message))
+        self._redis_clients()[self.host_index(group)].publish(channel, self.serialize(message))
+
+    def host_index(self, group: str) -> int:
+        """Which of the hosts carries `group`: the shard channels_redis's receiving side
+        subscribes it on (RedisPubSubLoopLayer._get_shard of the group's channel name)."""
+        return _consistent_hash(f"{self._prefix}__group__{group}", len(self._hosts))
 
     def _redis_clients(self) -> list[redis.Redis]:
         with self._lock:
