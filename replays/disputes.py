@@ -8,14 +8,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, models, transaction
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from games.core import event_store
 from games.core.codec import iso
 from games.core.errors import ApiError, not_found
 from games.core.models import Game, GameEvent
+from games.engine import events as ev
 from games.engine.errors import Code
+from games.notifications.services import DISPUTE_DECIDED, notification_tell
 from games.table.models import PlayerSeat
 from replays.models import REASON_MAX_LENGTH, Dispute, DisputeNote
 from replays.transcript import transcript
@@ -29,7 +32,8 @@ def dispute_open(*, user, game_id: int, reason: Any, seq: Any = None) -> Dispute
     """`user`, seated in game `game_id`, disputes it, optionally naming the event `seq` it is
     about. Raises ApiError: not_found (no such game), forbidden (not seated in it: other users,
     spectators), invalid (reason not a string of 1..REASON_MAX_LENGTH characters after
-    trimming, or holding a NUL; seq neither null nor a seq of the game's record)."""
+    trimming, or holding a NUL; seq neither null nor a seq of the game's record), duplicate
+    (this player already disputed this moment, open or decided: a decision is final)."""
     if not Game.objects.filter(pk=game_id).exists():
         raise not_found()
     if not PlayerSeat.objects.filter(game_id=game_id, user=user).exists():
@@ -42,7 +46,12 @@ def dispute_open(*, user, game_id: int, reason: Any, seq: Any = None) -> Dispute
     if len(reason) > REASON_MAX_LENGTH:
         raise ApiError(Code.INVALID, f"reason is at most {REASON_MAX_LENGTH} characters")
     _check_seq(game_id, seq)
-    return Dispute.objects.create(game_id=game_id, opened_by=user, reason=reason, seq=seq)
+    try:
+        with transaction.atomic():  # the unique (game, player, seq) decides between two racers
+            return Dispute.objects.create(game_id=game_id, opened_by=user, reason=reason, seq=seq)
+    except IntegrityError:
+        raise ApiError(Code.DUPLICATE, "you have already disputed this moment of the game "
+                       "(GET /api/disputes/ shows it)") from None  # fmt: skip
 
 
 def _check_seq(game_id: int, seq: Any) -> None:
@@ -62,7 +71,10 @@ def dispute_note_add(*, dispute: Dispute, author, text: str) -> DisputeNote:
 
 
 def dispute_close(*, dispute_id: int, by, status: str, resolution: str) -> Dispute:
-    """Resolve or reject an open dispute, recording who decided and when.
+    """Resolve or reject an open dispute, recording who decided and when, and tell the player
+    who opened it (`dispute_decided`: the bell, and a mail by their preference; sent after
+    COMMIT, so a decision that rolls back tells nothing). Only one decision is ever made, so
+    the player is told once.
 
     Raises ValueError for a status other than resolved/rejected, an empty resolution, or a
     dispute that is no longer open (another admin decided first: the first decision stands).
@@ -78,7 +90,12 @@ def dispute_close(*, dispute_id: int, by, status: str, resolution: str) -> Dispu
         )  # fmt: skip
         if not changed:
             raise ValueError(f"dispute {dispute_id} is not open")
-        return Dispute.objects.get(pk=dispute_id)
+        dispute = Dispute.objects.get(pk=dispute_id)
+        # seq 0: the dispute named no event (seqs start at 1); one dispute per player and
+        # moment (the model's constraint) makes (player, kind, game, seq) one decision's.
+        notification_tell(user_id=dispute.opened_by_id, kind=DISPUTE_DECIDED,
+                          game_id=dispute.game_id, seq=dispute.seq or 0)  # fmt: skip
+        return dispute
 
 
 # Reads
@@ -97,7 +114,7 @@ def dispute_payload(d: Dispute) -> dict[str, Any]:
 
 def dispute_list(user, *, status: str | None = None) -> list[dict[str, Any]]:
     """The caller's own disputes (staff: everyone's), oldest first, optionally by status.
-    ApiError(Code.INVALID) for an unknown status."""
+    ApiError(Code.INVALID) for an unknown status. (The page /disputes/: `my_disputes`.)"""
     if status is not None and status not in Dispute.Status.values:
         raise ApiError(Code.INVALID, "status is open, resolved or rejected")
     rows = Dispute.objects.select_related("opened_by")
@@ -106,6 +123,17 @@ def dispute_list(user, *, status: str | None = None) -> list[dict[str, Any]]:
     if status:
         rows = rows.filter(status=status)
     return [dispute_payload(d) for d in rows]
+
+
+def my_disputes(user) -> list[Dispute]:
+    """The player's own disputes for the page /disputes/, newest first, each with `turn`: the
+    turn its moment fell in (None when no seq is named or the moment came before turn 1)."""
+    turn = (GameEvent.objects
+            .filter(game_id=OuterRef("game_id"), seq__lte=OuterRef("seq"), type=ev.TURN_STARTED)
+            .order_by("-seq").values("data__turn")[:1])  # fmt: skip
+    rows = Dispute.objects.filter(opened_by=user)
+    return list(rows.annotate(turn=Subquery(turn, output_field=models.JSONField()))
+                .order_by("-opened_at", "-id"))  # fmt: skip
 
 
 def dispute_detail(user, dispute_id: int) -> dict[str, Any]:

@@ -41,7 +41,9 @@ from games.notifications.models import (
 
 YOUR_TURN, BLOCK_WINDOW, DEADLINE_SOON = "your_turn", "block_window", "deadline_soon"
 ELIMINATED, GAME_OVER = "eliminated", "game_over"
-KINDS = (YOUR_TURN, BLOCK_WINDOW, DEADLINE_SOON, ELIMINATED, GAME_OVER)
+# Not derived from events: staff decided the player's dispute (services.notification_tell).
+DISPUTE_DECIDED = "dispute_decided"
+KINDS = (YOUR_TURN, BLOCK_WINDOW, DEADLINE_SOON, ELIMINATED, GAME_OVER, DISPUTE_DECIDED)
 SOON = 0.8  # deadline_soon: 80 % of the decision's time has gone, 20 % is left
 
 

@@ -40,8 +40,15 @@ def line(row: Notification) -> str:
         "deadline_soon": _("Only a fifth of your time is left in game %(game)s."),
         "eliminated": _("You were eliminated in game %(game)s."),
         "game_over": _("Game %(game)s is over."),
+        "dispute_decided": _("Staff have decided your dispute about game %(game)s."),
     }
     return texts[row.kind] % {"game": row.game_id}
+
+
+def link(row: Notification) -> str:
+    """Where a notification's mail sends the reader: the game, or for a decided dispute the
+    player's disputes page (which shows the resolution)."""
+    return _url("/disputes/" if row.kind == "dispute_decided" else f"/games/{row.game_id}/")
 
 
 def _message(
@@ -62,9 +69,12 @@ def _message(
 def immediate(row: Notification, *, to: str, language: str) -> EmailMessage:
     with translation.override(language):
         text = line(row)
-        link = _("Open the game: %(url)s") % {"url": _url(f"/games/{row.game_id}/")}
+        if row.kind == "dispute_decided":
+            opener = _("Read the decision: %(url)s") % {"url": link(row)}
+        else:
+            opener = _("Open the game: %(url)s") % {"url": link(row)}
         return _message(to=to, user_id=row.user_id, language=language,
-                        subject=f"Sejmi je: {text}", lines=[text, "", link])  # fmt: skip
+                        subject=f"Sejmi je: {text}", lines=[text, "", opener])  # fmt: skip
 
 
 def digest(rows: list[Notification], *, user_id: int, to: str, language: str) -> EmailMessage:
@@ -72,5 +82,5 @@ def digest(rows: list[Notification], *, user_id: int, to: str, language: str) ->
         subject = ngettext(
             "Sejmi je: %(n)d notification today", "Sejmi je: %(n)d notifications today", len(rows)
         ) % {"n": len(rows)}
-        lines = [f"- {line(r)} {_url(f'/games/{r.game_id}/')}" for r in rows]
+        lines = [f"- {line(r)} {link(r)}" for r in rows]
         return _message(to=to, user_id=user_id, language=language, subject=subject, lines=lines)

@@ -95,6 +95,12 @@ def remind_due(limit: int = 100) -> int:
                for game_id, seq in due.values_list("game_id", "seq")[:limit])  # fmt: skip
 
 
+def deliver(created: list[Notification], mail_ids: list[int]) -> None:
+    """After COMMIT of notifications told outside a game's append (a staff decision,
+    services.notification_tell): push and mail them like the game's own."""
+    _after(created, mail_ids)
+
+
 def _after(created: list[Notification], mail_ids: list[int]) -> None:
     push(created)
     for mail_id in mail_ids:

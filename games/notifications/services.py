@@ -1,4 +1,5 @@
-"""Reads and writes of a user's notifications and mail preferences (the API's one service)."""
+"""Reads and writes of a user's notifications and mail preferences (the API's one service), and
+`notification_tell`: how another app (replays: a staff decision) tells a user something."""
 
 from __future__ import annotations
 
@@ -6,10 +7,14 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
+from django.db import transaction
 from django.db.models import QuerySet
+from django.utils import timezone
 
 from games.core.errors import ApiError
 from games.engine.errors import Code
+from games.notifications import outbox, runner
+from games.notifications.derive import DISPUTE_DECIDED as DISPUTE_DECIDED  # for replays
 from games.notifications.models import Notification, NotificationPrefs
 from games.notifications.push import payload, unread
 
@@ -47,6 +52,24 @@ def notifications_read(*, user, body: dict[str, Any]) -> dict[str, Any]:
         raise ApiError(Code.INVALID, 'send {"ids": [whole numbers]} or {"all": true}')
     rows.update(read=True)
     return {"unread": unread(user.pk)}
+
+
+def notification_tell(*, user_id: int, kind: str, game_id: int, seq: int) -> Notification | None:
+    """Tell one user something that is no game event (staff decided their dispute:
+    DISPUTE_DECIDED), inside the caller's transaction: the row, its outbox row if the user
+    wants each mail at once, and after COMMIT the `/ws/me/` push and the mail task, as for
+    a game's own notifications (mail by preference, at most once: games.notifications.outbox).
+    At most one row per (user, kind, game, seq): a second call tells nothing (returns None)."""
+    with transaction.atomic():
+        row, new = Notification.objects.get_or_create(
+            user_id=user_id, kind=kind, game_id=game_id, seq=seq,
+            defaults={"at": timezone.now()},
+        )  # fmt: skip
+        if not new:
+            return None
+        mail_ids = outbox.enqueue([row])
+    transaction.on_commit(lambda: runner.deliver([row], mail_ids))
+    return row
 
 
 def prefs_view(prefs: NotificationPrefs) -> dict[str, Any]:

@@ -156,7 +156,12 @@ def test_a_dispute_may_name_the_seq_it_is_about(ended):
         body = dispute(ended, seq=seq)
         assert body["seq"] == seq
         assert Dispute.objects.get(pk=body["id"]).seq == seq
-    assert dispute(ended)["seq"] is None
+    # One dispute per player and moment (issue 18): the same moment again, or the whole
+    # game again, is a duplicate (409), however the seq is left out.
+    for again in ({"seq": last}, {"seq": None}, {}):
+        answer = api(ended.eva, f"/api/games/{ended.gid}/disputes/", {"reason": "Again.", **again})
+        assert answer.status_code == 409 and answer.json()["error"]["code"] == "duplicate", again
+    assert Dispute.objects.filter(game_id=ended.gid).count() == 3
 
 
 @pytest.mark.django_db

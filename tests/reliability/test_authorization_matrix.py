@@ -139,7 +139,9 @@ class World:
                                      format="json")  # fmt: skip
                 assert answer.status_code == 200, answer.content
             assert seat0.get(f"/api/games/{gid}/").json()["status"] == "ended"
-        dispute = seat0.post(f"/api/games/{gid}/disputes/", {"reason": "matrix"}, format="json")
+        # At seq 1: the probe below disputes the whole game, not a duplicate of this one.
+        dispute = seat0.post(f"/api/games/{gid}/disputes/", {"reason": "matrix", "seq": 1},
+                             format="json")  # fmt: skip
         self.games[state], self.disputes[state] = gid, dispute.json()["id"]
 
     def request(self, role: str, method: str, path: str, state: str):
