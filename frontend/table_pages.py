@@ -85,7 +85,8 @@ def replay(request, game_id: int):
     except ApiError:
         return _missing(request, game_id)
     at = _at(request.GET.get("at"), last)
-    return _page(request, game_id, "frontend/replay.html", {"at": at, "last": last}, state)
+    context = {"at": at, "last": last, "seat": selectors.seat_of(state, request.user)}
+    return _page(request, game_id, "frontend/replay.html", context, state)
 
 
 def _at(raw: str | None, last: int) -> int:

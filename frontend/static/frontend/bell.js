@@ -16,6 +16,7 @@ const WORDS = {
     deadline_soon: "Time is running out in game {game}",
     eliminated: "You were eliminated in game {game}", game_over: "Game {game} is over",
     unread_item: "unread", all: "All notifications",
+    dispute_decided: "Staff decided your dispute about game {game}",
   },
   cs: {
     bell: "Upozornění", unread_none: "Upozornění, žádné nepřečtené",
@@ -24,6 +25,7 @@ const WORDS = {
     block_window: "Ve hře {game} můžeš blokovat", deadline_soon: "Ve hře {game} ti dochází čas",
     eliminated: "Ve hře {game} jsi vypadl", game_over: "Hra {game} skončila",
     unread_item: "nepřečteno", all: "Všechna upozornění",
+    dispute_decided: "Správci rozhodli o tvé námitce ke hře {game}",
   },
 };
 const t = (key, vars = {}) =>
@@ -102,7 +104,7 @@ function entry(root, n) {
   item.className = n.read ? "bell__item" : "bell__item bell__item--unread";
   item.dataset.notification = String(n.id);
   const link = document.createElement("a");
-  link.href = `/games/${n.game}/`;
+  link.href = n.kind === "dispute_decided" ? "/disputes/" : `/games/${n.game}/`; // the resolution
   link.textContent = t(n.kind, { game: n.game });
   if (!n.read) link.append(` (${t("unread_item")})`);
   link.addEventListener("click", async (event) => {

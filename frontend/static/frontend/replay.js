@@ -4,6 +4,7 @@
 // so scrubbing is instant after the first load. The URL follows the position.
 
 import { api } from "./api.js";
+import { mountDispute } from "./dispute.js";
 import { has, t } from "./i18n.js";
 import { LogBook } from "./log.js";
 import { displayNames, el, renderView } from "./render.js";
@@ -46,6 +47,11 @@ now.setAttribute("aria-live", "polite");
 root.querySelector("#controls").append(scrubber, back, playPause, forward, position, speedLabel,
   el("span", "visually-hidden", t("r_keys")));
 root.querySelector("#controls").after(now);
+// A seated player's "Dispute this moment" (the server renders #dispute for them only).
+const disputeBox = root.querySelector("#dispute");
+const dispute = disputeBox && mountDispute(disputeBox, {
+  gameId, shownSeq: () => Number(root.dataset.seq) || at, describe: (seq) => log.texts.get(seq), follow: true,
+});
 
 async function fetchView(seq) {
   if (!cache.has(seq)) cache.set(seq, api(`/api/games/${gameId}/replay/?at=${seq}`));
@@ -96,6 +102,7 @@ async function goTo(seq) {
     if (wanted !== at) return; // the user moved on while it loaded
     ui.blocked = log.blockedAt(at);
     renderView(root, view, ui);
+    dispute?.update();
     root.querySelector("#error").textContent = "";
   } catch (error) {
     showError(error);

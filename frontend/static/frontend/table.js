@@ -4,6 +4,7 @@
 
 import { Actor } from "./act.js";
 import { api } from "./api.js";
+import { mountDispute } from "./dispute.js";
 import { drawAwayControls } from "./away.js";
 import { has, t } from "./i18n.js";
 import { LogBook } from "./log.js";
@@ -261,6 +262,11 @@ async function start() {
   logList.scrollTop = mark ? mark.offsetTop - logList.offsetTop : logList.scrollHeight;
   connect();
   setInterval(() => tickDeadline(root), 1000);
+  // A seated player's "Dispute this moment", at the seq shown when its form opens.
+  const disputeBox = root.querySelector("#dispute");
+  if (disputeBox) {
+    mountDispute(disputeBox, { gameId, shownSeq: () => Number(root.dataset.seq), describe: (seq) => log.texts.get(seq) });
+  }
 }
 
 start();
