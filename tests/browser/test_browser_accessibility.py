@@ -1,6 +1,6 @@
 """Issue 8, test 7: axe-core (axe-playwright-python) finds no serious or critical violation on
-the lobby, my games, the table and the replay viewer, in English and in Czech (and in the light
-and the dark theme)."""
+the lobby, my games, the table and the replay viewer (issue 18: with its dispute form open, and
+/disputes/), in English and in Czech (and in the light and the dark theme)."""
 
 from __future__ import annotations
 
@@ -63,4 +63,15 @@ def test_pages_have_no_serious_accessibility_violation(
     page.goto("/rules/")  # the rules page (issue 18), the whole deck drawn on it
     page.wait_for_selector("#card-C40")
     found += violations(axe, page, "rules")
+    # Issue 18: the dispute form open on a replay of her own game, and /disputes/ listing it.
+    page.goto(f"/games/{gid}/replay/?at=2")
+    wait_drawn(page, "#replay")
+    page.click('button[data-control="dispute"]')
+    page.fill("#dispute-reason", "The deal looked wrong.")
+    page.click('#dispute-form button[type="submit"]')
+    page.wait_for_selector(".dispute-done a")
+    found += violations(axe, page, "replay viewer, dispute form")
+    page.goto("/disputes/")
+    page.wait_for_selector("#my-disputes [data-dispute]")
+    found += violations(axe, page, "my disputes")
     assert not found, "\n".join(found)

@@ -11,7 +11,7 @@ import { el } from "./render.js";
 
 addWords({
   d_open: "Dispute this moment",
-  d_moment: "Moment: event {seq}", d_moment_text: "Moment: event {seq} — {text}",
+  d_moment: "Moment: event {seq}", d_moment_text: "Moment: event {seq} · {text}",
   d_reason: "Reason for the dispute",
   d_hint: "Say what you think went wrong. Staff see the game's whole record and decide.",
   d_send: "File the dispute", d_sending: "Filing…",
@@ -29,7 +29,7 @@ addWords({
   d_error: "The dispute was not filed: {message}",
 }, {
   d_open: "Podat námitku k tomuto okamžiku",
-  d_moment: "Okamžik: událost {seq}", d_moment_text: "Okamžik: událost {seq} — {text}",
+  d_moment: "Okamžik: událost {seq}", d_moment_text: "Okamžik: událost {seq} · {text}",
   d_reason: "Důvod námitky",
   d_hint: "Napiš, co podle tebe proběhlo špatně. Správci uvidí celý záznam hry a rozhodnou.",
   d_send: "Odeslat námitku", d_sending: "Odesílám…",
@@ -84,10 +84,12 @@ export function mountDispute(box, { gameId, shownSeq, describe = () => undefined
   done.setAttribute("role", "status");
   const alert = el("p", "form-alert dispute-error");
   alert.setAttribute("role", "alert");
-  form.append(moment, field, send, done, alert);
+  const said = el("div", "dispute-said"); // one gap in the form for both, while empty
+  said.append(done, alert);
+  form.append(moment, field, send, said);
   if (!follow) {
     const elsewhere = el("a", "dispute-elsewhere", t("d_elsewhere"));
-    form.insertBefore(elsewhere, done);
+    form.insertBefore(elsewhere, said);
     form.elsewhere = elsewhere;
   }
   box.replaceChildren(toggle, form);
@@ -110,8 +112,10 @@ export function mountDispute(box, { gameId, shownSeq, describe = () => undefined
   };
   toggle.addEventListener("click", () => setOpen(form.hidden));
 
+  const mineLink = () => Object.assign(el("a", "", t("d_mine")), { href: "/disputes/" });
   const fail = (key, fields = {}) => {
     alert.textContent = t(key, fields);
+    if (key === "d_error_duplicate") alert.append(" ", mineLink());
     reason.setAttribute("aria-invalid", String(["d_error_empty", "d_error_invalid"].includes(key)));
   };
   form.addEventListener("submit", async (event) => {
@@ -131,9 +135,7 @@ export function mountDispute(box, { gameId, shownSeq, describe = () => undefined
     try {
       await api(`/api/games/${gameId}/disputes/`, { method: "POST", body: { reason: text, seq: at } });
       reason.value = "";
-      const mine = el("a", "", t("d_mine"));
-      mine.href = "/disputes/";
-      done.append(t("d_done", { seq: at }), " ", mine);
+      done.append(t("d_done", { seq: at }), " ", mineLink());
     } catch (error) {
       if (CODES.has(error.code)) fail(`d_error_${error.code}`);
       else fail("d_error", { message: error.message });
