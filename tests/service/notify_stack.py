@@ -50,20 +50,21 @@ class Inbox:
 
 
 class Worker:
-    """`celery -A sejmi worker -Q QUEUE --pool=solo` on the test database."""
+    """`celery -A sejmi worker -Q QUEUE --pool=solo` on the test database (`queue`: another
+    queue, for a module with a worker and an SMTP server of its own)."""
 
-    def __init__(self, database: str, smtp_port: int, log: Path) -> None:
+    def __init__(self, database: str, smtp_port: int, log: Path, queue: str = QUEUE) -> None:
         url = urlparse(os.environ["DATABASE_URL"])._replace(path=f"/{database}").geturl()
         env = {**os.environ, "DATABASE_URL": url, "EMAIL_HOST": "127.0.0.1",
-               "EMAIL_PORT": str(smtp_port), "SEJMI_NOTIFY_QUEUE": QUEUE,
+               "EMAIL_PORT": str(smtp_port), "SEJMI_NOTIFY_QUEUE": queue,
                "SEJMI_BASE_URL": "http://testserver", "SEJMI_DB_POOL_MAX": "2",
                # the test process's channels (its prefix comes from the configured database
                # name, not the test database's): /ws/me/ sockets hear the worker's pushes
                "CHANNEL_PREFIX": settings.CHANNEL_PREFIX}  # fmt: skip
         env.pop("SEJMI_INPROCESS_RUNNER", None)
         self.log = log
-        self.name = f"notify-{os.getpid()}@localhost"
-        argv = [str(CELERY), "-A", "sejmi", "worker", "-Q", QUEUE, "--pool=solo",
+        self.name = f"{queue}@localhost"
+        argv = [str(CELERY), "-A", "sejmi", "worker", "-Q", queue, "--pool=solo",
                 "--loglevel=WARNING", "-n", self.name, "--without-gossip", "--without-mingle",
                 "--without-heartbeat"]  # fmt: skip
         self.proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=log.open("w"),

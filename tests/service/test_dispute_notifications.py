@@ -1,14 +1,19 @@
 """Issue 18: when staff decide a dispute in the admin, the player who opened it is told once
 (`dispute_decided`: the bell, and a mail by their preference), through the notifications'
-own machinery: the REAL Celery worker and the REAL SMTP server of test_notifications.py.
+own machinery: a REAL Celery worker and a REAL SMTP server (tests/service/notify_stack.py).
 Nobody else is told: not the other player of the game, not a spectator (R23: a dispute is
 its player's own)."""
 
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
+
 import pytest
+from aiosmtpd.controller import Controller
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
+from django.db import connection
 from django.test import Client
 
 from games.notifications import runner
@@ -16,12 +21,46 @@ from games.notifications.models import Notification, OutboxMail
 from replays import disputes
 from replays.models import Dispute
 from sejmi.celery import app
-from tests.service import test_notifications as shared
-from tests.service.notify_stack import QUEUE
+from tests.service.notify_stack import QUEUE, Inbox, Worker, free_port
 from tests.service.test_notifications import barrier, listed, player, wait_for
 
-# Its fixtures: the SMTP server, the Celery worker, and the settings that route to them.
-smtp, notify_worker, notifying = shared.smtp, shared.notify_worker, shared.notifying
+# A worker and an SMTP server of this module's own, on a queue of its own: the session fixtures
+# of test_notifications.py, imported here, would be second instances on the same queue when
+# both modules run, and the first worker would take (and mail to its own inbox) some tasks.
+OWN_QUEUE = f"{QUEUE}-disputes"
+
+
+@pytest.fixture(scope="module")
+def inbox() -> Inbox:
+    found = Inbox()
+    controller = Controller(found, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    found.controller_port = controller.port  # type: ignore[attr-defined]
+    yield found
+    controller.stop()
+
+
+@pytest.fixture(scope="module")
+def worker(django_db_setup, django_db_blocker, inbox) -> Worker:
+    with django_db_blocker.unblock():
+        database = connection.settings_dict["NAME"]
+    log = Path(tempfile.gettempdir()) / f"sejmi-notify-worker-{OWN_QUEUE}.log"
+    started = Worker(database, inbox.controller_port, log, queue=OWN_QUEUE)
+    try:
+        started.wait_ready(app)
+        yield started
+    finally:
+        started.stop()
+
+
+@pytest.fixture
+def notifying(worker, settings, inbox) -> Inbox:
+    """Notification tasks go to this module's worker; rigged games allowed."""
+    if not settings.SEJMI_SEND_TASKS:
+        pytest.fail("notification tests need REDIS_URL set and SEJMI_INPROCESS_RUNNER off")
+    settings.SEJMI_NOTIFY_QUEUE = OWN_QUEUE
+    settings.SEJMI_ALLOW_RIGGED = True
+    return inbox
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -94,8 +133,8 @@ def test_the_player_is_told_once_and_mailed_when_staff_decide(notifying):
                                resolution="again")  # fmt: skip
     mail = OutboxMail.objects.get(notification__kind="dispute_decided")
     for _ in range(2):
-        app.send_task(runner.MAIL_TASK, (mail.pk,), queue=QUEUE)
-        app.send_task(runner.SWEEP_TASK, (), queue=QUEUE)
+        app.send_task(runner.MAIL_TASK, (mail.pk,), queue=OWN_QUEUE)
+        app.send_task(runner.SWEEP_TASK, (), queue=OWN_QUEUE)
     barrier(player(None), player(None))
     assert Notification.objects.filter(kind="dispute_decided").count() == 1
     assert len([m for m in notifying.to(anna.address) if "dispute" in str(m["Subject"])]) == 1
