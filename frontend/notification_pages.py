@@ -31,6 +31,11 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     return render(request, "frontend/unsubscribe.html", {"done": done})
 
 
+def _link(row) -> str:
+    """The game's table; a decided dispute's resolution is on /disputes/ (issue 18)."""
+    return "/disputes/" if row.kind == "dispute_decided" else f"/games/{row.game_id}/"
+
+
 @login_required
 @require_POST
 def preferences(request: HttpRequest) -> HttpResponse:
@@ -50,6 +55,7 @@ KIND_TEXTS = {
     "deadline_soon": _("Time is running out in game %(game)s"),
     "eliminated": _("You are out of game %(game)s"),
     "game_over": _("Game %(game)s is over"),
+    "dispute_decided": _("Staff decided your dispute about game %(game)s"),
 }
 PER_PAGE = 50
 
@@ -60,8 +66,8 @@ def notifications(request: HttpRequest) -> HttpResponse:
     page = Paginator(services.notifications_page(user=request.user), PER_PAGE).get_page(
         request.GET.get("page")
     )
-    items = [{"row": row, "text": KIND_TEXTS.get(row.kind, row.kind) % {"game": row.game_id}}
-             for row in page]  # fmt: skip
+    items = [{"row": row, "text": KIND_TEXTS.get(row.kind, row.kind) % {"game": row.game_id},
+              "url": _link(row)} for row in page]  # fmt: skip
     context = {"page": page, "items": items, "unread": services.unread_count(user=request.user)}
     return render(request, "frontend/notifications.html", context)
 

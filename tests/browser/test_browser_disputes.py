@@ -200,7 +200,10 @@ def test_staff_decide_and_the_player_is_told_and_reads_the_resolution(
               if n["kind"] == "dispute_decided"]  # fmt: skip
     assert (note["game"], note["seq"], note["read"]) == (gid, 2, False)
 
-    page.reload()
+    page.goto("/notifications/")  # the page of them all links it to /disputes/ too
+    listed = page.locator('#notifications [data-kind="dispute_decided"] a[href="/disputes/"]')
+    assert words["bell"].format(gid=gid) in listed.inner_text()
+    page.goto("/disputes/")
     rows = page.locator("#my-disputes > li")
     assert [rows.nth(i).get_attribute("data-dispute") for i in range(2)] == [
         str(open_id), str(decided_id)]  # newest first  # fmt: skip
