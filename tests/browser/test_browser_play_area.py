@@ -239,6 +239,9 @@ def test_hitting_yourself_asks_first_and_says_you(make_player, open_page):
     page.get_by_role("button", name="Play", exact=True).click()
     page.get_by_role("button", name="Yes, play it", exact=True).click()
     settled(jan, gid, lambda v: v["phase"] == "block")
+    # The API has it; the page draws it when its frame arrives.
+    page.wait_for_function(
+        "() => document.querySelector('#pending')?.innerText.includes('You play C25')")
     pending = page.locator("#pending").inner_text()
     assert "You play C25" in pending and "on yourself" in pending, pending
     jan.command(gid, {"type": "pass"})
