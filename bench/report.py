@@ -21,7 +21,72 @@ def _n(x: float) -> str:
     return f"{x:,.0f}"
 
 
-def appends_md(a: dict) -> list[str]:
+def reference(result: dict) -> dict | None:
+    """The run's floor (bench.floor, one round trip per statement) and bare commit, p50 (ms)
+    and the floor's CPU per move: what every figure is also given as a ratio to."""
+    f = result.get("floor")
+    if not f:
+        return None
+    way = f["one_per_statement"]
+    return {"floor_ms": way["p50_ms"], "bare_ms": min(b["p50_ms"] for b in f["bare_commit"]),
+            "floor_cpu_ms": sum(way["cpu_ms_per_move"].values())}  # fmt: skip
+
+
+def ratios(ms: float, ref: dict | None) -> str:
+    """`ms` as multiples of the floor and of the bare commit ("" without the floor)."""
+    if not ref:
+        return ""
+    return f"{ms / ref['floor_ms']:.1f}× floor, {ms / ref['bare_ms']:.0f}× bare commit"
+
+
+def cpu_ratio(cpu: dict, ref: dict | None) -> str:
+    """The servers' CPU per move (all but the bench client) as a multiple of the floor's."""
+    if not ref:
+        return ""
+    total = sum(v for k, v in cpu.items() if k != "client")
+    return f" (servers {total:.2f} ms = {total / ref['floor_cpu_ms']:.1f}× the floor's CPU)"
+
+
+def floor_md(f: dict) -> list[str]:
+    one, piped, trips = f["one_per_statement"], f["pipelined"], f["round_trips"]
+    bare = min(b["p50_ms"] for b in f["bare_commit"])
+
+    def row(label: str, w: dict) -> str:
+        cpu = w["cpu_ms_per_move"]
+        return (f"| {label} | {w['moves']} | **{w['p50_ms']}** ms | {w['p50_ms'] / bare:.1f}× "
+                f"| {w['p90_ms']} | {w['p99_ms']} | {w['max_ms']} | {cpu['client']} + "
+                f"{cpu['postgres']} = {cpu['client'] + cpu['postgres']:.2f} ms |")  # fmt: skip
+
+    bares = "; ".join(f"p50 {b['p50_ms']} ms, p99 {b['p99_ms']} ms (load {b['load']})"
+                      for b in f["bare_commit"])  # fmt: skip
+    common = trips["common_move"]
+    steps = ", ".join(f"{name} {one['statement_ms_median'].get(name, '?')}" for name in common)
+    spread = ", ".join(f"{n}: {c}" for n, c in trips["per_move"].items())
+    return [
+        f"{f['moves']} real moves ({f['games']} games of 2-4 human seats, a random legal command "
+        "each, a fresh Idempotency-Key): each recorded from `game_command` in a rolled-back "
+        "transaction, then sent by a bare psycopg 3 connection (no Django) and committed, "
+        "alternately one statement per round trip (as the command path sends them) and all "
+        f"in one pipeline. {f['server']}, synchronous_commit {f['synchronous_commit']}, "
+        f"fsync {f['fsync']}; load after {f['load']}.",
+        "",
+        "Bare commit (a single-row INSERT on an autocommit psycopg connection), before and "
+        f"after: {bares}.",
+        "",
+        "| sent | moves | p50 | × bare commit | p90 | p99 | max | CPU per move: client + "
+        "PostgreSQL backend |",
+        "|---|---|---|---|---|---|---|---|",
+        row("the floor: the command path's statements, one round trip each", one),
+        row("the same statements in one pipeline (one round trip)", piped),
+        "",
+        f"Round trips (statements, BEGIN and COMMIT included) per command: median "
+        f"{trips['median']:g}; moves by count: {spread}. The usual move "
+        f"({trips['common_moves']} of {f['moves']}), with each statement's median ms: "
+        f"{steps}.",
+    ]
+
+
+def appends_md(a: dict, ref: dict | None = None) -> list[str]:
     m, r = a["median"], a["rates"]
 
     def row(label: str, key: str, note: str = "") -> str:
@@ -54,7 +119,9 @@ def appends_md(a: dict) -> list[str]:
             "the recorder alone"),
         row("`table.commands.game_command`, the whole write path, in-process", "game_command",
             f"{_n(a['game_command_commands_per_s'])} commands/s; p50 "
-            f"{a['game_command_ms_p50']} ms, p99 {a['game_command_ms_p99']} ms"),
+            f"{a['game_command_ms_p50']} ms" + (f" ({ratios(a['game_command_ms_p50'], ref)})"
+                                                if ref else "")
+            + f", p99 {a['game_command_ms_p99']} ms"),
         "",
         "| reading of the targets | ours ÷ plain (≥ 0.5) | ours ÷ eventsourcing (≥ 2) |",
         "|---|---|---|",
@@ -69,7 +136,7 @@ def appends_md(a: dict) -> list[str]:
     ]  # fmt: skip
 
 
-def http_md(h: dict) -> list[str]:
+def http_md(h: dict, ref: dict | None = None) -> list[str]:
     lines = [
         f"Up to {h['games']} concurrent games (2, 3 and 4 seats), {h['players']} players, each a "
         "token-authenticated HTTP client (httpx). A move = `GET /api/games/{id}/` as the "
@@ -78,8 +145,8 @@ def http_md(h: dict) -> list[str]:
         "client, per POST.",
         "",
         "| phase | games | commands | commands/s | POST p50 | p90 | p99 | max | GET p50 | GET p99 "
-        "| errors | client CPU | load after |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| errors | client CPU | load after |" + (" POST p50 ÷ |" if ref else ""),
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|" + ("---|" if ref else ""),
     ]  # fmt: skip
     for p in h["phases"]:
         name = p["name"] if not p["think_ms"] else f"{p['name']} (think ~{p['think_ms']:.0f} ms)"
@@ -89,7 +156,7 @@ def http_md(h: dict) -> list[str]:
             f"| {p['command_ms_p50']} ms "
             f"| {p['command_ms_p90']} | **{p['command_ms_p99']}** | {p['command_ms_max']} "
             f"| {p['read_ms_p50']} | {p['read_ms_p99']} | {errors} | {p['client_cpu']:.0%} "
-            f"| {p['load']} |"
+            f"| {p['load']} |" + (f" {ratios(p['command_ms_p50'], ref)} |" if ref else "")
         )
     verdicts = [f"{p['name']} {p['think_ms']:.0f} ms {_verdict(p['command_ms_p99'] < 50)}"
                 if p["think_ms"] else f"{p['name']} {_verdict(p['command_ms_p99'] < 50)}"
@@ -97,11 +164,11 @@ def http_md(h: dict) -> list[str]:
     lines += ["", f"Target p99 < 50 ms with {h['games']} games: " + "; ".join(verdicts) + "."]
     lines += ["", "CPU per move (its GETs and POST), from /proc: " + "; ".join(
         f"{p['name']}: " + ", ".join(f"{k} {v} ms" for k, v in p["cpu_ms_per_move"].items())
-        for p in h["phases"]) + "."]  # fmt: skip
+        + cpu_ratio(p["cpu_ms_per_move"], ref) for p in h["phases"]) + "."]  # fmt: skip
     return lines
 
 
-def socket_md(w: dict) -> list[str]:
+def socket_md(w: dict, ref: dict | None = None) -> list[str]:
     bare = w["bare_commit"]
     floor = min(b["p50_ms"] for b in bare)
     lines = [
@@ -114,16 +181,18 @@ def socket_md(w: dict) -> list[str]:
         + "; ".join(f"p50 {b['p50_ms']} ms, p99 {b['p99_ms']} ms (load {b['load']})" for b in bare)
         + ".",
         "",
-        "| phase | games | acks | moves/s | ack p50 | ÷ bare commit | p90 | p99 | max | errors "
-        "| client CPU | load after |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| phase | games | acks | moves/s | ack p50 | ÷ bare commit |"
+        + (" ÷ floor |" if ref else "") + " p90 | p99 | max | errors | client CPU | load after |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|" + ("---|" if ref else ""),
     ]  # fmt: skip
     for p in w["phases"]:
         name = p["name"] if not p["think_ms"] else f"{p['name']} (think ~{p['think_ms']:.0f} ms)"
         errors = ", ".join(f"{k}: {v}" for k, v in p["errors"].items()) or "none"
         lines.append(
             f"| {name} | {p['games']} | {p['commands']:,} | {p['commands_per_s']} "
-            f"| {p['ack_ms_p50']} ms | {p['ack_ms_p50'] / floor:.1f}× | {p['ack_ms_p90']} "
+            f"| {p['ack_ms_p50']} ms | {p['ack_ms_p50'] / floor:.1f}× "
+            + (f"| {p['ack_ms_p50'] / ref['floor_ms']:.1f}× " if ref else "")
+            + f"| {p['ack_ms_p90']} "
             f"| **{p['ack_ms_p99']}** | {p['ack_ms_max']} | {errors} | {p['client_cpu']:.0%} "
             f"| {p['load']} |"
         )  # fmt: skip
@@ -148,11 +217,12 @@ def socket_md(w: dict) -> list[str]:
     lines += ["", "CPU per move, from /proc: " + "; ".join(
         f"{p['name']} ({p['games']}): " + ", ".join(
             f"{k} {v} ms" for k, v in p["cpu_ms_per_move"].items())
+        + cpu_ratio(p["cpu_ms_per_move"], ref)
         for p in w["phases"]) + " (target: web ≤ 4 ms)."]  # fmt: skip
     return lines
 
 
-def fanout_md(runs: list[dict]) -> list[str]:
+def fanout_md(runs: list[dict], ref: dict | None = None) -> list[str]:
     lines = [
         "One game of 4 players (HTTP clients); anonymous spectators on `/ws/games/{id}/`, "
         "spread over several client processes (the count is beside the spectators); "
@@ -178,9 +248,13 @@ def fanout_md(runs: list[dict]) -> list[str]:
     ) + ". Every spectator must see every event exactly once: " + _verdict(all(
         f["spectators_with_gaps"] == f["spectators_with_duplicates"] == 0
         and f["commands_without_full_delivery"] == 0 for f in runs)) + "."]  # fmt: skip
+    if ref:
+        lines += ["", "As ratios: " + "; ".join(
+            f"{f['variant']}: last delivery p50 {ratios(f['last_delivery_ms_p50'], ref)}, "
+            f"POST p50 {ratios(f['post_ms_p50'], ref)}" for f in runs) + "."]  # fmt: skip
     lines += ["", "CPU per command, from /proc: " + "; ".join(
         f"{f['variant']}: " + ", ".join(f"{k} {v} ms" for k, v in f["cpu_ms_per_command"].items())
-        for f in runs) + "."]  # fmt: skip
+        + cpu_ratio(f["cpu_ms_per_command"], ref) for f in runs) + "."]  # fmt: skip
     return lines
 
 
@@ -195,14 +269,21 @@ def markdown(result: dict) -> str:
         "(psycopg pool per process), DEBUG off, throttles raised.",
         "",
     ]
+    ref = reference(result)
+    if ref:
+        lines += ["#### The floor (issue 19)", "", *floor_md(result["floor"]), "",
+                  f"Below, every latency is also given as a multiple of the floor's p50 "
+                  f"({ref['floor_ms']} ms) and of the bare commit's ({ref['bare_ms']} ms), "
+                  f"and the servers' CPU per move of the floor's ({ref['floor_cpu_ms']:.2f} "
+                  "ms, client + backend).", ""]  # fmt: skip
     if "appends" in result:
-        lines += ["#### Appends", "", *appends_md(result["appends"]), ""]
+        lines += ["#### Appends", "", *appends_md(result["appends"], ref), ""]
     if "http" in result:
-        lines += ["#### Moves over HTTP", "", *http_md(result["http"]), ""]
+        lines += ["#### Moves over HTTP", "", *http_md(result["http"], ref), ""]
     if "socket" in result:
-        lines += ["#### Moves over the socket", "", *socket_md(result["socket"]), ""]
+        lines += ["#### Moves over the socket", "", *socket_md(result["socket"], ref), ""]
     if "fanout" in result:
-        lines += ["#### Fan-out", "", *fanout_md(result["fanout"]), ""]
+        lines += ["#### Fan-out", "", *fanout_md(result["fanout"], ref), ""]
     lines.append(END)
     return "\n".join(lines)
 

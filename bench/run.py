@@ -1,6 +1,6 @@
 """`make bench-service`: the service benchmarks of issue 3, one after another.
 
-    python -m bench.run [--only appends,http,fanout] [--write-doc] [--json FILE]
+    python -m bench.run [--only floor,appends,http,fanout] [--write-doc] [--json FILE]
 
 Prepares a fresh `sejmi_bench` database and a private Redis database (bench.env), runs each
 benchmark (each bounded to about two minutes), prints a summary and, with --write-doc, puts the
@@ -10,6 +10,10 @@ The servers are the product as shipped: docker-compose.yml's uvicorn command on 
 2 workers (bench.env.uvicorn_argv) plus one Celery worker, on sejmi.settings (DEBUG off and
 throttles raised through the environment). The fan-out runs once more with uvicorn's
 per-message deflate on, the one server option left to compare.
+
+First, before any server runs, the floor (issue 19, bench.floor): the bare commit, and the
+statements of real moves' command path sent by a bare psycopg script; the report gives every
+latency and CPU figure also as a ratio to that floor and to the bare commit.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from datetime import UTC, datetime
 
 from bench import env
 
-PARTS = ("appends", "http", "socket", "fanout")
+PARTS = ("floor", "appends", "http", "socket", "fanout")
 
 
 def _args(argv: list[str] | None) -> argparse.Namespace:
@@ -35,6 +39,7 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--socket-seconds", type=float, default=25)
     parser.add_argument("--many-games", type=int, default=200, help="the last socket phase")
     parser.add_argument("--spectators", type=int, default=2000)
+    parser.add_argument("--floor-moves", type=int, default=600, help="moves the floor sends")
     args = parser.parse_args(argv)
     args.only = [p for p in args.only.split(",") if p]
     if set(args.only) - set(PARTS):
@@ -54,6 +59,8 @@ def main(argv: list[str] | None = None) -> dict:
     }
     env.prepare()
     try:
+        if "floor" in args.only:
+            result["floor"] = _floor(args)
         if "appends" in args.only:
             from bench import appends
 
@@ -71,6 +78,16 @@ def main(argv: list[str] | None = None) -> dict:
     result["took_s"] = time.monotonic() - started
     _finish(result, args)
     return result
+
+
+def _floor(args: argparse.Namespace) -> dict:
+    from bench import floor, socket_moves
+
+    print("the floor: bare commit, then the command path's statements from psycopg ...",
+          flush=True)  # fmt: skip
+    bare = socket_moves.bare_commit_ms()
+    result = floor.run(env.DATABASE_URL, moves=args.floor_moves)
+    return {"bare_commit": [bare, socket_moves.bare_commit_ms()], **result}
 
 
 def _http(args: argparse.Namespace) -> dict:
