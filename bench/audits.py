@@ -73,7 +73,6 @@ def deadlines_kept(game_ids: list[int]) -> dict:
     from games.engine import events as ev
     from games.engine import fold
     from games.table.deadline import DeadlineKind, due
-    from games.table.projections import NOT_A_NEW_DECISION
 
     late_ms, bot_wait_ms, early, twice = [], [], [], []
     kinds: Counter = Counter()
@@ -98,7 +97,7 @@ def deadlines_kept(game_ids: list[int]) -> dict:
                     bot_wait_ms.append((at - deadline).total_seconds() * 1000)
             events = [event_store.to_event(r) for r in batch]
             state = fold(events, state)
-            if any(e.type not in NOT_A_NEW_DECISION for e in events):
+            if any(ev.kind_of(e.type).new_decision for e in events):  # as the projection
                 since = at
     return {
         "batches": batches, "timeouts": len(late_ms), "by_kind": dict(kinds),
