@@ -10,8 +10,9 @@ through the service's own code (their projections, answers and events are the pa
   transaction, captured from a real command: the projection locked, standing orders, the
   event inserted, the projection updated with its whole state, the notification cursor, the
   recipients, a notification, a reminder, the stored answer with its view), `--clients`
-  clients for `--seconds`, with the standby synchronous and then asynchronous, twice each,
-  alternating; the PostgreSQL processes' CPU seconds (primary and standby) from /proc;
+  and 4 × `--clients` clients for `--seconds`, with the standby synchronous and then
+  asynchronous, twice each, alternating; the PostgreSQL processes' CPU seconds (primary and
+  standby) from /proc, and the WAL written per transaction;
 - **reads on the standby**: pgbench with the reads that the replica serves: a replay's
   (`state_at`: the nearest snapshot, then up to 100 events) and the lobby's (the newest 200
   active games' projections, as `lobby_rows` reads them);
@@ -108,11 +109,35 @@ def _pgbench(url: str, script: str, clients: int, seconds: float, **defines: int
     return {"tps": round(tps, 1), "latency_ms": lat, "transactions": count}
 
 
+def _lsn(cluster: pg_pair.Cluster) -> int:
+    query = ("SELECT pg_wal_lsn_diff(CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn()"
+             " ELSE pg_current_wal_lsn() END, '0/0')")  # fmt: skip
+    return int(cluster.sql(query)[0][0])
+
+
+def _settled(cluster: pg_pair.Cluster) -> None:
+    """Wait until the run's backends have exited and been reaped: a backend that has exited
+    but not yet been reaped (a zombie) has no command line and is counted nowhere."""
+    query = ("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend'"
+             " AND pid <> pg_backend_pid()")  # fmt: skip
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and cluster.sql(query)[0][0]:
+        time.sleep(0.1)
+    time.sleep(0.5)
+
+
 def _measured(pair: pg_pair.Pair, *clusters: pg_pair.Cluster, run) -> dict:
+    for c in clusters:
+        _settled(c)
     before = [_cpu(c) for c in clusters]
+    wal = _lsn(clusters[0])
     started = time.monotonic()
     out = run()
     wall = time.monotonic() - started
+    for c in clusters:
+        _settled(c)
+    wal = _lsn(clusters[0]) - wal
+    out["wal_bytes_per_transaction"] = round(wal / max(1, out["transactions"]))
     cpu = [_cpu(c) - b for c, b in zip(clusters, before, strict=True)]
     out["cpu_s"] = {c.name: round(x, 1) for c, x in zip(clusters, cpu, strict=True)}
     out["per_cpu_s"] = round(out["transactions"] / max(sum(cpu), 1e-9), 1)
@@ -273,11 +298,13 @@ def main(argv: list[str] | None = None) -> dict:
         script = write_script(seed["answer"], seed["event"])
         defines = {"games": seed["games"], "users": seed["users"]}
         commits = []
-        for sync in (True, False, True, False):
+        runs = [(sync, clients) for clients in (args.clients, 4 * args.clients)
+                for sync in (True, False, True, False)]  # fmt: skip
+        for sync, clients in runs:
             pair.set_synchronous(sync)
-            one = _measured(pair, pair.primary, pair.standby, run=lambda: _pgbench(
-                primary, script, args.clients, args.seconds, **defines))  # fmt: skip
-            one["synchronous"] = sync
+            one = _measured(pair, pair.primary, pair.standby, run=lambda c=clients: _pgbench(
+                primary, script, c, args.seconds, **defines))  # fmt: skip
+            one["synchronous"], one["clients"] = sync, clients
             commits.append(one)
             print(f"  commits {'sync' if sync else 'async'}: {one}", flush=True)
         result["commits"] = commits
