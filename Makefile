@@ -64,7 +64,7 @@ clean:
 # Many games on the real processes (uvicorn workers, Celery worker and beat, `manage.py
 # run_deadlines`, PostgreSQL, a Redis of its own on port 6390), then the checks; figures in docs/RELIABILITY.md. BENCH_ARGS adds
 # flags, e.g. BENCH_ARGS="--games 50 --duration 60" (python -m bench.load --help).
-.PHONY: bench-load bench-faults bench-nodes
+.PHONY: bench-load bench-faults bench-nodes bench-failover
 bench-load: $(STAMP)
 	$(PY) -m bench.load --write-doc $(BENCH_ARGS)
 
@@ -78,3 +78,8 @@ bench-faults: $(STAMP)
 # PostgreSQL behind PgBouncer (`apt-get install pgbouncer`), the channel layer on two Redis.
 bench-nodes: $(STAMP)
 	$(PY) -m bench.load --nodes 2 --write-doc $(BENCH_ARGS)
+
+# kill -9 of the PostgreSQL primary (a synchronous standby of its own, HAProxy in front) in the
+# middle of games: acknowledged commands lost (must be 0), time without service, audits after.
+bench-failover: $(STAMP)
+	$(PY) -m bench.failover --write-doc $(BENCH_ARGS)

@@ -46,18 +46,29 @@ class Observer:
     connections_max: int = 0
     loads: list[tuple[float, float]] = field(default_factory=list)  # (t, 1-min load)
     samples: int = 0
+    missed: int = 0  # samples the database did not answer
 
     async def run(self, stop: asyncio.Event) -> None:
-        conn = await psycopg.AsyncConnection.connect(env.DATABASE_URL, autocommit=True)
+        conn = None
         try:
             while not stop.is_set():
-                await self._sample(conn)
+                try:  # a lost database (bench.failover kills it) is missed samples, no crash
+                    if conn is None or conn.closed:
+                        conn = await psycopg.AsyncConnection.connect(
+                            env.DATABASE_URL, autocommit=True, connect_timeout=2)
+                    await self._sample(conn)
+                except psycopg.OperationalError:
+                    self.missed += 1
+                    if conn is not None:
+                        await conn.close()
+                    conn = None
                 try:
                     await asyncio.wait_for(stop.wait(), timeout=1.0)
                 except TimeoutError:
                     pass
         finally:
-            await conn.close()
+            if conn is not None:
+                await conn.close()
 
     async def _sample(self, conn: psycopg.AsyncConnection) -> None:
         now = time.monotonic()

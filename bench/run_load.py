@@ -53,12 +53,12 @@ def _endpoints(running: Stack, i: int) -> Endpoints:
 
 
 async def _play(running: Stack, args: argparse.Namespace, seated: list[list[Player]],
-                layout: list[dict], record: Record) -> dict:  # fmt: skip
+                layout: list[dict], record: Record, faults_class=Faults) -> dict:  # fmt: skip
     stop, t0 = asyncio.Event(), time.monotonic()
     ramp = min(30.0, args.duration / 6)
     until = t0 + args.duration
     observer = Observer(record, args.stall_s)
-    faults = Faults(running, record, args.faults, args.concurrency)
+    faults = faults_class(running, record, args.faults, args.concurrency)
     tables = [Table(i, seated[i], lay["pace"], lay["variant"], lay["bots"],
                     _endpoints(running, i), record, stop, random.Random(i))
               for i, lay in enumerate(layout)]  # fmt: skip
@@ -83,6 +83,17 @@ async def _play(running: Stack, args: argparse.Namespace, seated: list[list[Play
     return {"t0": t0, "ramp_s": ramp, "stopped_at": time.monotonic(), "cpu_s": cpu,
             "faults": faults.done, "observer": observer, "crashed": crashed[:5],
             "unfinished_tasks": len(still)}  # fmt: skip
+
+
+def _fresh_connection() -> None:
+    """This process's connection back to its pool, and the pool's idle ones checked: after
+    bench.failover's switch they lead to a primary that is gone."""
+    from django.db import connection
+
+    connection.close()
+    pool = getattr(connection, "pool", None)
+    if pool is not None:
+        pool.check()
 
 
 def _finals() -> dict[int, tuple[int, str]]:
@@ -110,20 +121,24 @@ async def _settle(record: Record, finals: dict[int, tuple[int, str]]) -> float:
     return round(took, 1)
 
 
-def run(running: Stack, args: argparse.Namespace) -> dict:
+def run(running: Stack, args: argparse.Namespace, faults_class=Faults,
+        record: Record | None = None) -> dict:  # fmt: skip
+    """faults_class: Faults or one with more kinds (bench.failover's kill of the primary);
+    record: the clients' Record to fill, for a caller that checks more in it afterwards."""
     layout = _layout(args)
     players = make_players(sum(lay["humans"] for lay in layout), "bl")
     seated, at = [], 0
     for lay in layout:
         seated.append(players[at : at + lay["humans"]])
         at += lay["humans"]
-    record = Record()
+    record = record if record is not None else Record()
     print(f"  {len(players)} players at {len(layout)} tables; playing ...", flush=True)
     with _runner() as loop:
-        played = loop.run(_play(running, args, seated, layout, record))
+        played = loop.run(_play(running, args, seated, layout, record, faults_class))
         load_at_stop = env.load()
         for worker in [*running.workers, running.beat, *filter(None, [running.runner])]:
             worker.stop()  # deadlines freeze: the games' last seqs stay put for the checks
+        _fresh_connection()
         finals = _finals()
         played["settle_s"] = loop.run(_settle(record, finals))
     print(f"  stopped; {len(finals)} games; auditing ...", flush=True)

@@ -61,6 +61,7 @@ class Record:
     streams: list[Stream] = field(default_factory=list)
     games: dict[int, dict] = field(default_factory=dict)  # id -> table facts
     commands_via: Counter = field(default_factory=Counter)
+    acked: list[tuple[float, int, int, str]] = field(default_factory=list)  # (t, game, seq, key)
     # game set-ups whose sockets did not all show their first view in time: each stream's state
     setup_failures: list[dict] = field(default_factory=list)
 
@@ -261,6 +262,7 @@ class Table:
             ms = (time.monotonic() - sent) * 1000
             if answer["type"] == "ack":
                 seq = answer["seq"]
+                self.record.acked.append((time.monotonic(), view["id"], seq, key))
                 if seq == view["seq"]:  # a sealed pass (R19): the seq stays
                     stream.passed(seq)
                 self._done(stream, sent, ms, seq)

@@ -5,8 +5,10 @@ from __future__ import annotations
 import sys
 from urllib.parse import unquote
 
+import psycopg
 from asgiref.sync import iscoroutinefunction
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
+from django.db import connection
 from django.http import Http404, JsonResponse
 from django.utils.decorators import sync_and_async_middleware
 from psycopg_pool import PoolTimeout, TooManyRequests
@@ -46,6 +48,8 @@ def exception_handler(exc, context):
         return response
     if pool_exhausted(exc):  # answered here, before Django would log its traceback (cost)
         return busy_response()
+    if database_away(exc):
+        return away_response()
     if isinstance(exc, RequestDataTooBig):
         too_large = ApiError(Code.TOO_LARGE, "the request body is too large")
         return Response(too_large.body(), status=too_large.status)
@@ -116,6 +120,8 @@ def server_error_view(request):
     `unavailable` with Retry-After, early, instead of a 500."""
     if pool_exhausted(sys.exc_info()[1]):
         return busy_response()
+    if database_away(sys.exc_info()[1]):
+        return away_response()
     return error_response(Code.INTERNAL, "the server failed; it has been logged")
 
 
@@ -138,3 +144,49 @@ def pool_exhausted(exc: BaseException | None) -> bool:
             return True
         exc = exc.__cause__ or exc.__context__
     return False
+
+
+# A server going or gone: admin_shutdown (its postmaster died, or it is being stopped),
+# crash_shutdown, cannot_connect_now; and class 08, connection exceptions. psycopg's own
+# "server closed the connection unexpectedly" / "the connection is lost" carry no SQLSTATE.
+AWAY_SQLSTATES = frozenset({"57P01", "57P02", "57P03"})
+
+
+def database_away(exc: BaseException | None) -> bool:
+    """The connection to PostgreSQL was lost or refused under the request: a primary that
+    died, or a failover under way (docs/RELIABILITY.md, "Failover drill"). The client was
+    told of no commit, so it is the overload's answer: come back with the same key (a commit
+    that did happen answers the retry with its stored answer)."""
+    for _ in range(8):
+        if exc is None:
+            return False
+        if isinstance(exc, psycopg.OperationalError):
+            state = exc.sqlstate
+            return state is None or state in AWAY_SQLSTATES or state.startswith("08")
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
+def database_unavailable(exc: BaseException | None) -> bool:
+    """No database to serve the request now (pool exhausted, or the server lost)."""
+    return pool_exhausted(exc) or database_away(exc)
+
+
+def forget_dead_connections() -> None:
+    """After a lost connection, check this process's idle pooled connections and drop the dead
+    ones (one empty query each): they lead to the same dead server, and each would fail one
+    more request. (A check on every checkout would cost every request a round trip.)"""
+    pool = getattr(connection, "pool", None)
+    if pool is not None:
+        try:
+            pool.check()
+        except psycopg.Error:
+            pass
+
+
+def away_response() -> JsonResponse:
+    """503 `unavailable` with Retry-After for a lost database, its idle connections checked."""
+    forget_dead_connections()
+    away = error_response(Code.UNAVAILABLE, "the database is unreachable; retry shortly")
+    away["Retry-After"] = str(RETRY_AFTER_S)
+    return away

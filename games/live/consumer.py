@@ -18,7 +18,7 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import DatabaseError
 
-from games.api.handlers import pool_exhausted
+from games.api.handlers import database_away, forget_dead_connections, pool_exhausted
 from games.chat import rules as chat_rules
 from games.core.codec import state_from_json
 from games.core.errors import ApiError
@@ -196,11 +196,16 @@ class GameConsumer(AsyncWebsocketConsumer):
                 raise ApiError(Code.FORBIDDEN, "sign in and take a seat to send commands")
             answer = commands.game_command(user=self.user, game_id=self.game_id,
                                            body=request.body, key=request.id)  # fmt: skip
-        except DatabaseError as err:  # overloaded (games.live.guard): the socket stays, and the
-            if not pool_exhausted(err):  # client sends the same id again later
+        except DatabaseError as err:  # overloaded (games.live.guard) or the database lost: the
+            if pool_exhausted(err):  # socket stays, and the client sends the same id again later
+                message = "the service is busy; retry shortly"
+            elif database_away(err):
+                forget_dead_connections()
+                message = "the database is unreachable; retry shortly"
+            else:
                 raise
             return {"type": "error", "id": request.id,
-                    **ApiError(Code.UNAVAILABLE, "the service is busy; retry shortly").body()}
+                    **ApiError(Code.UNAVAILABLE, message).body()}
         except ApiError as err:
             spectator = err.code is Code.NOT_YOUR_TURN and (
                 selectors.seat_in(self.game_id, self.user) is None)  # fmt: skip

@@ -5,7 +5,9 @@ back-off and resyncs from its last seq (docs/LIVE_STREAM.md), so nothing is lost
 the consumer died with a traceback and the handshake got an HTTP 500. One log line per socket,
 not a traceback: under overload, formatting tracebacks cost more CPU than the requests did.
 (A command over the socket is answered `unavailable` instead: games.live.consumer.) The same
-close answers a ticket that cannot be looked up while the cache's Redis is away."""
+close answers a database that was lost under the socket (a primary that died, a failover under
+way: games.api.handlers.database_away), and a ticket that cannot be looked up while the
+cache's Redis is away."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ import logging
 
 from django.db import DatabaseError
 
-from games.api.handlers import pool_exhausted
+from games.api.handlers import database_away, database_unavailable
 from games.live.tickets import CacheAway
 
 log = logging.getLogger(__name__)
@@ -38,10 +40,11 @@ class OverloadGuard:
         try:
             return await self.app(scope, receive, tracked)
         except (DatabaseError, CacheAway) as err:
-            if isinstance(err, DatabaseError) and not pool_exhausted(err):
+            if isinstance(err, DatabaseError) and not database_unavailable(err):
                 raise
             away = isinstance(err, CacheAway)
-            what = "ticket cache unreachable" if away else "database pool exhausted"
+            what = ("ticket cache unreachable" if away else "database unreachable"
+                    if database_away(err) else "database pool exhausted")  # fmt: skip
             log.warning("%s: socket %s closed 1013", what, scope.get("path"))
             if not accepted:  # a close before the handshake reaches the client as HTTP 403
                 await send({"type": "websocket.accept"})
