@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 from frontend.visits import last_visit, record_visit
 from games.core.errors import ApiError
 from games.engine import Code, Deck
+from games.notifications.services import notifications_seen
 from games.table import selectors, spectating
 
 # The frame's few words; everything the game says comes from i18n.js.
@@ -104,8 +105,10 @@ MAX_SEEN_BODY = 200  # {"seq": n} is a dozen bytes
 def seen(request, game_id: int):
     """POST /games/{id}/seen/ `{"seq": n}`: the table page showed the game up to `n` in a
     visible tab (throttled, and when it is hidden or left: table.js). Kept within what the
-    caller may see, never moved backwards; 204. Bad input: 400 `invalid`; anonymous: 403
-    `forbidden`; an unknown game: 404 `not_found` (API.md's error shape)."""
+    caller may see, never moved backwards; the caller's notifications about the game up to the
+    seq shown become read (header X-Notifications-Read: how many); 204. Bad input: 400
+    `invalid`; anonymous: 403 `forbidden`; an unknown game: 404 `not_found` (API.md's error
+    shape)."""
     if not request.user.is_authenticated:
         return _error(ApiError(Code.FORBIDDEN, "sign in to keep your place in a game"))
     try:
@@ -119,8 +122,13 @@ def seen(request, game_id: int):
         last, _, _ = spectating.last_seq_for(game_id, request.user)
     except ApiError as err:
         return _error(err)
-    record_visit(user=request.user, game_id=game_id, seq=min(seq, last))
-    return HttpResponse(status=204)
+    shown = min(seq, last)
+    record_visit(user=request.user, game_id=game_id, seq=shown)
+    # What the page showed is read: the bell's count follows (header, read by seen.js).
+    answer = HttpResponse(status=204)
+    answer["X-Notifications-Read"] = str(
+        notifications_seen(user=request.user, game_id=game_id, seq=shown))
+    return answer
 
 
 def _error(err: ApiError) -> JsonResponse:

@@ -54,6 +54,15 @@ def notifications_read(*, user, body: dict[str, Any]) -> dict[str, Any]:
     return {"unread": unread(user.pk)}
 
 
+def notifications_seen(*, user, game_id: int, seq: int) -> int:
+    """The user's table page showed game `game_id` up to `seq` in a visible tab: what it told
+    about that game up to there is read (the first `your_turn` of a game that started before
+    its table opened, say). Not a dispute's decision: the table does not show it. Returns how
+    many became read."""
+    return Notification.objects.filter(user=user, game_id=game_id, seq__lte=seq, read=False) \
+        .exclude(kind=DISPUTE_DECIDED).update(read=True)
+
+
 def notification_tell(*, user_id: int, kind: str, game_id: int, seq: int) -> Notification | None:
     """Tell one user something that is no game event (staff decided their dispute:
     DISPUTE_DECIDED), inside the caller's transaction: the row, its outbox row if the user

@@ -171,3 +171,26 @@ def test_mark_one_then_all_read_on_the_page(two_players, django_user_model):
     assert not Notification.objects.filter(user=user, read=False).exists()
     page = anna.get("/notifications/").content.decode()
     assert "Nothing unread." in page and "Mark all read" not in page.split("<main")[1]
+
+
+def test_what_the_page_showed_is_read_and_the_bell_is_told(two_players, django_user_model):
+    """A game that started before its table opened told its player `your_turn` with no table
+    to be quiet at: the page's report of what it showed makes that read (not a later moment,
+    not a dispute's decision, not another player's); the answer says how many."""
+    anna, ben, gid, head = two_players
+    user = django_user_model.objects.get(username="anna")
+    other = django_user_model.objects.get(username="ben")
+    Notification.objects.filter(game_id=gid).delete()  # only the rows made here
+
+    def told(kind: str, seq: int, who=user) -> Notification:
+        return Notification.objects.create(user=who, kind=kind, game_id=gid, seq=seq,
+                                           at=timezone.now())  # fmt: skip
+
+    shown, later = told("your_turn", head), told("block_window", head + 1)
+    decided, bens = told("dispute_decided", 1), told("your_turn", head, who=other)
+    answer = seen(anna, gid, {"seq": head})
+    assert answer.status_code == 204
+    assert answer["X-Notifications-Read"] == "1"
+    read = {n.pk: n.read for n in Notification.objects.filter(game_id=gid)}
+    assert read == {shown.pk: True, later.pk: False, decided.pk: False, bens.pk: False}
+    assert seen(anna, gid, {"seq": head})["X-Notifications-Read"] == "0"

@@ -67,6 +67,7 @@ function start(root) {
   });
   refresh(root);
   listen(root);
+  document.addEventListener("sejmi:notifications-read", () => refresh(root)); // seen.js
 }
 
 async function refresh(root) {

@@ -53,6 +53,11 @@ export function watchTable({ url, key, since, socket }) {
       body: JSON.stringify({ seq }),
     }).then((answer) => {
       if (!answer.ok && reported === seq) reported = before; // said again with the next one
+      // What the page showed became read (a game's first "your turn", told before the table
+      // opened): the bell counts again (bell.js).
+      if (Number(answer.headers.get("X-Notifications-Read")) > 0) {
+        document.dispatchEvent(new CustomEvent("sejmi:notifications-read"));
+      }
     }, () => {
       if (reported === seq) reported = before;
     });
