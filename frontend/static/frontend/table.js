@@ -4,7 +4,6 @@
 
 import { Actor } from "./act.js";
 import { api } from "./api.js";
-import { mountDispute } from "./dispute.js";
 import { drawAwayControls } from "./away.js";
 import { has, t } from "./i18n.js";
 import { LogBook } from "./log.js";
@@ -262,11 +261,15 @@ async function start() {
   logList.scrollTop = mark ? mark.offsetTop - logList.offsetTop : logList.scrollHeight;
   connect();
   setInterval(() => tickDeadline(root), 1000);
-  // A seated player's "Dispute this moment", at the seq shown when its form opens.
+  // A seated player's "Dispute this moment", at the seq shown when its form opens. The server
+  // renders the button; dispute.js (7 KB) loads when it is first pressed, so the table's page
+  // stays within its byte budget (bench.web), then opens the form that was asked for.
   const disputeBox = root.querySelector("#dispute");
-  if (disputeBox) {
+  disputeBox?.querySelector("button")?.addEventListener("click", async () => {
+    const { mountDispute } = await import("./dispute.js");
     mountDispute(disputeBox, { gameId, shownSeq: () => Number(root.dataset.seq), describe: (seq) => log.texts.get(seq) });
-  }
+    disputeBox.querySelector("button").click();
+  }, { once: true });
 }
 
 start();
