@@ -66,6 +66,17 @@ class TaskProbe:
 
 
 @pytest.fixture
+def rigged(settings):
+    """Rigged games allowed (SEJMI_ALLOW_RIGGED): decks and hands the test chooses."""
+    settings.SEJMI_ALLOW_RIGGED = True
+
+
+@pytest.fixture
+def trio(make_player):
+    return make_player("alice"), make_player("bob"), make_player("carol")
+
+
+@pytest.fixture
 def celery_deadline_worker(transactional_db, settings):
     """A real Celery worker consuming the Redis broker in a thread of this process (so it sees
     committed data only: use it with django_db(transaction=True)). Yields a TaskProbe; fails

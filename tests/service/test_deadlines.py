@@ -101,16 +101,6 @@ def wait_until_past(moment: str) -> None:
     wait_for(lambda: timezone.now() > at(moment), f"the deadline {moment} to pass")
 
 
-@pytest.fixture
-def rigged(settings):
-    settings.SEJMI_ALLOW_RIGGED = True
-
-
-@pytest.fixture
-def trio(make_player):
-    return make_player("alice"), make_player("bob"), make_player("carol")
-
-
 # --- deadlines close decisions by themselves -----------------------------------------------
 
 

@@ -23,16 +23,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
-def rigged(settings):
-    settings.SEJMI_ALLOW_RIGGED = True
-
-
-@pytest.fixture
-def trio(make_player):
-    return make_player("alice"), make_player("bob"), make_player("carol")
-
-
-@pytest.fixture
 def make_run_loop(settings, monkeypatch):
     """The loop as `runner.start` runs it, in a thread; yields the times it swept."""
     settings.SEJMI_SEND_TASKS = False  # `make run` has no Celery

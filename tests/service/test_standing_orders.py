@@ -24,11 +24,6 @@ PASS = {"type": "pass"}
 OPTIONS = {"block_window_s": 3600, "turn_deadline_s": 86_400}  # no deadline fires by itself
 
 
-@pytest.fixture
-def rigged(settings):
-    settings.SEJMI_ALLOW_RIGGED = True
-
-
 def table(make_player, **rig):
     rig = {"hands": HANDS, "first": 0, **rig}
     return open_table(make_player, 3, options=OPTIONS, rig=rig)
