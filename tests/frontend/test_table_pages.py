@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -146,3 +147,22 @@ def test_pages_speak_czech_when_the_browser_prefers_it(users, game):
     html = client_for(HTTP_ACCEPT_LANGUAGE="cs").get(f"/games/{game}/").content.decode()
     assert '<html lang="cs"' in html
     assert f"Hra {game}" in html and "Průběh hry" in html
+
+
+STATIC = Path(__file__).resolve().parents[2] / "frontend" / "static" / "frontend"
+
+
+def preloads(html: str) -> set[str]:
+    return set(re.findall(r'<link rel="modulepreload" href="/static/frontend/([\w.-]+)">', html))
+
+
+def test_the_pages_preload_every_module_they_import_but_the_lazy_one(users, game):
+    """A cold page fetches all its modules at once (issue 18: level by level, the new modules
+    made the first render ~120 ms slower, bench.web), and nothing it loads only when asked."""
+    table = client_for(users["eva"]).get(f"/games/{game}/").content.decode()
+    replay = client_for(users["eva"]).get(f"/games/{game}/replay/").content.decode()
+    direct = set(re.findall(r'from "\./([\w.-]+\.js)"', (STATIC / "table.js").read_text()))
+    assert direct and direct <= preloads(table)
+    assert "glossary.js" in preloads(table), "imported by cards.js, not by table.js itself"
+    assert "dispute.js" not in preloads(table), "the table imports it when the button is pressed"
+    assert "dispute.js" in preloads(replay) and "table.js" not in preloads(replay)
