@@ -21,7 +21,7 @@ from .events import (
     TIMED_OUT,
     Event,
 )
-from .evolve import apply, fold
+from .evolve import apply_all, fold
 from .flow import auto_events
 from .legal import explain_play, legal_bets, legal_blocks, legal_handoffs, legal_plays
 from .setup import creation_events
@@ -107,8 +107,7 @@ def execute_in_place(
 def _take(work: GameState, out: list[Event], events: list[Event], seed: bytes) -> None:
     """Apply `events`, then every automatic step until a seat must decide or the game ends."""
     for _ in range(MAX_AUTO_STEPS):
-        for event in events:
-            apply(work, event)
+        apply_all(work, events)
         out += events
         events = auto_events(work, seed)
         if not events:

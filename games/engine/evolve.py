@@ -351,6 +351,15 @@ def apply(s: GameState | None, e: ev.Event) -> GameState:
     return s
 
 
+def apply_all(s: GameState, events: list[ev.Event]) -> None:
+    """Apply events that follow the game's first in place: `apply` for a batch, without a
+    call per event (the engine applies about 350 events a game, one batch at a time)."""
+    for e in events:
+        APPLY[e.type](s, e.data)
+        if e.type in ACTS:
+            _acted(s, e.data["seat"])
+
+
 def evolve(s: GameState | None, e: ev.Event) -> GameState:
     """The state after event `e`; `s` is left as it was."""
     return apply(s.copy() if s is not None else None, e)
