@@ -53,10 +53,28 @@ def _effect_plays(card: Card, index: int) -> _EffectPlays:
     )
 
 
-@lru_cache(maxsize=64)
-def _deck_plays(deck: Deck) -> dict[str, tuple[_EffectPlays, ...]]:
-    """Every card's effects as `_EffectPlays`; the Play objects are shared (they are frozen)."""
-    return {c.id: tuple(_effect_plays(c, i) for i in range(len(c.effects))) for c in deck.cards}
+class _DeckTables:
+    """Per deck: every card's effects as `_EffectPlays`, and by colour a Block of each card
+    that has it. The commands are shared (they are frozen). Hashed by identity, so a memo
+    keyed on the tables costs no Python call (a deck's hash is one)."""
+
+    __slots__ = ("plays", "blocks")
+
+    def __init__(self, deck: Deck) -> None:
+        self.plays = {
+            c.id: tuple(_effect_plays(c, i) for i in range(len(c.effects))) for c in deck.cards
+        }
+        self.blocks = {
+            colour: {c.id: Block(c.id) for c in deck.cards if c.has_colour(colour)}
+            for colour in COLOURS
+        }
+
+
+def _tables(deck: Deck) -> _DeckTables:
+    tables = deck.derived.get("legal")
+    if tables is None:
+        tables = deck.derived["legal"] = _DeckTables(deck)
+    return tables
 
 
 def plays_of_card(
@@ -78,17 +96,17 @@ def plays_of_card(
 
 def legal_plays(s: GameState, seat: int) -> tuple[Play, ...]:
     """Every legal play of `seat`'s hand."""
-    return _hand_plays(s.deck, seat, tuple(s.hands[seat]), tuple(s.lives))
+    return _hand_plays(_tables(s.deck), seat, tuple(s.hands[seat]), tuple(s.lives))
 
 
 # A turn asks three times (may the Kostič play? what may a bot play? is this play legal?),
 # so the plays are memoised on everything that decides them, and nothing is kept in the state.
 @lru_cache(maxsize=4096)
 def _hand_plays(
-    deck: Deck, kostic: int, hand: tuple[str, ...], lives: tuple[int, ...]
+    tables: _DeckTables, kostic: int, hand: tuple[str, ...], lives: tuple[int, ...]
 ) -> tuple[Play, ...]:
     alive = [seat for seat, left in enumerate(lives) if left > 0]
-    cards, plays = _deck_plays(deck), []
+    cards, plays = tables.plays, []
     for c in hand:
         plays += plays_of_card(cards[c], kostic, lives, alive)
     return tuple(plays)
@@ -99,17 +117,8 @@ def legal_blocks(s: GameState, seat: int) -> list[Block]:
     hand = s.hands[seat]
     if len(hand) < 2:
         return []
-    blocks = _deck_blocks(s.deck)[s.pending.effect.colour]  # type: ignore[union-attr]
+    blocks = _tables(s.deck).blocks[s.pending.effect.colour]  # type: ignore[union-attr]
     return [blocks[c] for c in hand if c in blocks]
-
-
-@lru_cache(maxsize=64)
-def _deck_blocks(deck: Deck) -> dict[str, dict[str, Block]]:
-    """By colour, a Block of each card that has it (shared, as they are frozen)."""
-    return {
-        colour: {c.id: Block(c.id) for c in deck.cards if c.has_colour(colour)}
-        for colour in COLOURS
-    }
 
 
 def legal_bets(s: GameState) -> list[Bet]:
