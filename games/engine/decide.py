@@ -4,6 +4,8 @@ returns the events it causes, followed by every automatic step up to the next de
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import repeat
+from operator import is_
 from typing import Any, Required, TypedDict, Unpack
 
 from .away import AwayCommand, away_events, takeovers
@@ -130,7 +132,10 @@ def command_event(s: GameState, actor: int | None, command: Command) -> Event:
 def _play(s: GameState, seat: int, play: Play) -> Event:
     if isinstance(play.effect, bool) or isinstance(play.target, bool):
         raise invalid("effect and target are numbers, not true/false")
-    if play not in legal_plays(s, seat):
+    plays = legal_plays(s, seat)
+    # A bot's play is one of these very objects: looked for by identity first, in C, as `in`
+    # calls Play.__eq__ (Python) on every other play it passes.
+    if not any(map(is_, plays, repeat(play))) and play not in plays:
         raise illegal(explain_play(s, seat, play))
     data = {
         "seat": seat,

@@ -265,7 +265,7 @@ def _acted(s: GameState, seat: int) -> None:
         s.owed.remove(seat)
         return
     s.timeouts[seat] = 0
-    if not s.plays_bot(seat):
+    if not (s.bots[seat] or s.away[seat] == BOT_AWAY):  # s.plays_bot(seat), without a call
         s.human_acts += 1
 
 

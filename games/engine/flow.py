@@ -44,7 +44,7 @@ def auto_events(s: GameState, seed: bytes) -> list[Event]:
         return []
     pending = s.pending
     # R16: the countdown starts at the first elimination.
-    if s.countdown is None and pending is not None and pending.eliminated:
+    if pending is not None and pending.eliminated and s.countdown is None:
         return [Event(COUNTDOWN_STARTED, {"value": COUNTDOWN_START})]
     phase = s.phase
     if phase == PLAY:
