@@ -71,6 +71,7 @@ class _DeckTables:
 
 
 def _tables(deck: Deck) -> _DeckTables:
+    """The deck's tables, made at the first look-up; hot callers read `deck.derived` first."""
     tables = deck.derived.get("legal")
     if tables is None:
         tables = deck.derived["legal"] = _DeckTables(deck)
@@ -96,7 +97,11 @@ def plays_of_card(
 
 def legal_plays(s: GameState, seat: int) -> tuple[Play, ...]:
     """Every legal play of `seat`'s hand."""
-    return _hand_plays(_tables(s.deck), seat, tuple(s.hands[seat]), tuple(s.lives))
+    try:
+        tables = s.deck.derived["legal"]
+    except KeyError:
+        tables = _tables(s.deck)
+    return _hand_plays(tables, seat, tuple(s.hands[seat]), tuple(s.lives))
 
 
 # A turn asks three times (may the Kostič play? what may a bot play? is this play legal?),
@@ -119,8 +124,14 @@ def legal_blocks(s: GameState, seat: int) -> list[Block]:
         return []
     pending = s.pending
     assert pending is not None
-    blocks = _tables(s.deck).blocks[pending.card.effects[pending.effect_index].colour]
-    return [blocks[c] for c in hand if c in blocks]
+    try:
+        tables = s.deck.derived["legal"]
+    except KeyError:
+        tables = _tables(s.deck)
+    blocks = tables.blocks[pending.card.effects[pending.effect_index].colour]
+    # In hand order, each card that has the colour (a Block is never false): map and filter
+    # run in C, where a comprehension is a call of its own (asked of every seat in a window).
+    return list(filter(None, map(blocks.get, hand)))
 
 
 def legal_bets(s: GameState) -> list[Bet]:
