@@ -6,7 +6,6 @@ it; the API's view shows it as `legal`. `explain_play` only words the reason for
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -78,23 +77,6 @@ def _tables(deck: Deck) -> _DeckTables:
     return tables
 
 
-def plays_of_card(
-    effects: tuple[_EffectPlays, ...], kostic: int, lives: Sequence[int], alive: list[int]
-) -> list[Play]:
-    """Legal plays of one card: scope by colour (section 2), targets by R3, R9, R12, R33;
-    per effect the targets of "one" in seat order, then "all"."""
-    out: list[Play] = []
-    for e in effects:
-        if e.needs_other and len(alive) < 2:
-            continue
-        if e.one:
-            allowed, not_kostic, one = e.allowed, e.not_kostic, e.one
-            out += [one[t] for t in alive if allowed[lives[t]] and not (not_kostic and t == kostic)]
-        if e.all is not None:
-            out.append(e.all)
-    return out
-
-
 def legal_plays(s: GameState, seat: int) -> tuple[Play, ...]:
     """Every legal play of `seat`'s hand."""
     try:
@@ -110,10 +92,22 @@ def legal_plays(s: GameState, seat: int) -> tuple[Play, ...]:
 def _hand_plays(
     tables: _DeckTables, kostic: int, hand: tuple[str, ...], lives: tuple[int, ...]
 ) -> tuple[Play, ...]:
+    """Scope by colour (section 2), targets by R3, R9, R12, R33; card by card, per effect
+    the targets of "one" in seat order, then "all"."""
     alive = [seat for seat, left in enumerate(lives) if left > 0]
-    cards, plays = tables.plays, []
+    company = len(alive) > 1
+    plays: list[Play] = []
     for c in hand:
-        plays += plays_of_card(cards[c], kostic, lives, alive)
+        for e in tables.plays[c]:
+            if e.needs_other and not company:
+                continue
+            if e.one:
+                allowed, not_kostic, one = e.allowed, e.not_kostic, e.one
+                plays += [
+                    one[t] for t in alive if allowed[lives[t]] and not (not_kostic and t == kostic)
+                ]
+            if e.all is not None:
+                plays.append(e.all)
     return tuple(plays)
 
 
