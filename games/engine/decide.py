@@ -123,6 +123,8 @@ def command_event(s: GameState, actor: int | None, command: Command) -> Event:
         raise game_over()
     if s.status != ACTIVE or actor is None or actor not in s.awaiting:
         raise not_your_turn()  # also a player who already passed (R26)
+    if type(command) is Pass and s.phase == BLOCK:  # the most frequent act (~60 %), no call
+        return Event(BLOCK_PASSED, {"seat": actor, "turn": s.turn})
     check = CHECKS.get((s.phase, type(command)))
     if check is None:
         raise illegal(f"a {type(command).__name__.lower()} is not what is asked now ({s.phase})")
@@ -148,10 +150,6 @@ def _play(s: GameState, seat: int, play: Play) -> Event:
 
 
 # --- each phase's command, checked (R35's last step: the move's own rules) ---------------------
-def _pass(s: GameState, seat: int, command: Pass) -> Event:
-    return Event(BLOCK_PASSED, {"seat": seat, "turn": s.turn})
-
-
 def _block(s: GameState, seat: int, command: Block) -> Event:
     if command not in legal_blocks(s, seat):
         raise illegal(_block_problem(s, seat, command))
@@ -221,8 +219,7 @@ def _timeout(work: GameState, out: list[Event], seed: bytes) -> None:
 # Which command each phase asks for, and its check: a dict lookup on the command's class instead
 # of a chain of isinstance tests, as nearly every command passes here (bench-engine).
 CHECKS: dict[tuple[str | None, type], Callable[[GameState, int, Any], Event]] = {
-    (PLAY, Play): _play,
-    (BLOCK, Pass): _pass,
+    (PLAY, Play): _play,  # (BLOCK, Pass) is answered before this table, in command_event
     (BLOCK, Block): _block,
     (CHOOSE_NEIGHBOR, ChooseNeighbor): _choose_neighbor,
     (BET, Bet): _bet,
