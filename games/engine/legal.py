@@ -101,11 +101,11 @@ def _hand_plays(
         for e in tables.plays[c]:
             if e.needs_other and not company:
                 continue
-            if e.one:
+            if e.one:  # a loop, not a comprehension: that is a call, for four seats or fewer
                 allowed, not_kostic, one = e.allowed, e.not_kostic, e.one
-                plays += [
-                    one[t] for t in alive if allowed[lives[t]] and not (not_kostic and t == kostic)
-                ]
+                for t in alive:
+                    if allowed[lives[t]] and not (not_kostic and t == kostic):
+                        plays.append(one[t])
             if e.all is not None:
                 plays.append(e.all)
     return tuple(plays)
