@@ -122,10 +122,17 @@ def _played(s: GameState, d: Data) -> None:
     seat, card = d["seat"], s.deck.card(d["card"])
     s.hands[seat].remove(card.id)  # R25: the card leaves the hand when announced
     n, lives = s.n, s.lives
-    asked = tuple([other % n for other in range(seat + 1, seat + n) if lives[other % n] > 0])
+    # Everyone else in the game, from the Kostič's left. Loops here and in the other hot
+    # handlers: in Python 3.11 a comprehension is a call of its own (bench-engine).
+    window = []
+    for step in range(1, n):
+        other = (seat + step) % n
+        if lives[other] > 0:
+            window.append(other)
+    asked = tuple(window)
     # Positional, in Pending's field order: keywords here cost ~5% of a fold (bench-engine).
     s.pending = Pending(
-        seat, card, d["effect"], d["scope"], d["target"], tuple(s.lives), asked, list(asked)
+        seat, card, d["effect"], d["scope"], d["target"], tuple(lives), asked, window
     )
     s.phase, s.awaiting = BLOCK, list(asked)
 
@@ -179,7 +186,10 @@ def _lives_changed(s: GameState, d: Data) -> None:
         s.lives[seat] = lives
     pending = s.pending
     if pending is not None and d.get("resolved"):
-        pending.queue = [q for q in pending.queue if q not in d["resolved"]]
+        queue = pending.queue
+        for seat in d["resolved"]:
+            if seat in queue:
+                queue.remove(seat)
         pending.neighbor, pending.neighbor_options, pending.duel = None, (), None
 
 
@@ -210,7 +220,8 @@ def _effect_resolved(s: GameState, d: Data) -> None:
             s.hands[seat] = []
         s.phase, s.awaiting = ENDING, []
         return
-    pending.handoffs = [seat for seat, _ in pending.eliminated if s.hands[seat]]  # R28
+    if pending.eliminated:  # R28
+        pending.handoffs = [seat for seat, _ in pending.eliminated if s.hands[seat]]
     _next_handoff(s)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import compress
 
 from .cards import COLOURS, DUEL, Card, Deck
 from .commands import BET_VALUES, Bet, Block, ChooseNeighbor, Command, Handoff, Pass, Play
@@ -94,7 +95,7 @@ def _hand_plays(
 ) -> tuple[Play, ...]:
     """Scope by colour (section 2), targets by R3, R9, R12, R33; card by card, per effect
     the targets of "one" in seat order, then "all"."""
-    alive = [seat for seat, left in enumerate(lives) if left > 0]
+    alive = list(compress(range(len(lives)), lives))  # seats with lives left (never below 0)
     company = len(alive) > 1
     plays: list[Play] = []
     for c in hand:

@@ -143,5 +143,7 @@ def _finish(s: GameState, pending: Pending) -> Event:
     for _, by in pending.eliminated:
         if by is not None and s.lives[by] > 0:
             counts[by] = counts.get(by, 0) + 1
-    bonus = [[seat, min(MAX_LIVES, s.lives[seat] + k)] for seat, k in sorted(counts.items())]
+    bonus = []
+    for seat, k in sorted(counts.items()):  # mostly none: a loop costs no call then
+        bonus.append([seat, min(MAX_LIVES, s.lives[seat] + k)])
     return Event(EFFECT_RESOLVED, {"bonus": bonus, "game_over": s.alive_count() < 2})

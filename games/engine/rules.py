@@ -92,8 +92,12 @@ def neighbors(s: GameState, seat: int) -> tuple[int, ...]:
 
 def seat_order_from(s: GameState, start: int) -> list[int]:
     """Players in the game in seat order starting at `start` (R11)."""
-    n, lives = s.n, s.lives
-    return [(start + i) % n for i in range(n) if lives[(start + i) % n] > 0]
+    n, lives, order = s.n, s.lives, []
+    for i in range(n):
+        seat = (start + i) % n
+        if lives[seat] > 0:
+            order.append(seat)
+    return order
 
 
 def affected_order(
