@@ -55,9 +55,10 @@ def next_step(s: GameState, seed: bytes) -> list[Event]:
         alive = [q for q in range(s.n) if s.lives[q] > 0]
         return _changes(s, pending, table_wide_changes(kind, s.lives, alive), [target])
     if kind in SELF_ONLY:  # self-only effects cannot touch each other: resolve the batch (R11)
-        change = SELF_ONLY[kind]
-        batch = list(pending.queue)
-        return _changes(s, pending, [[q, capped(change(s.lives[q]))] for q in batch], batch)
+        change, batch, changes = SELF_ONLY[kind], list(pending.queue), []
+        for q in batch:  # a loop: a comprehension is a call of its own in Python 3.11
+            changes.append([q, capped(change(s.lives[q]))])
+        return _changes(s, pending, changes, batch)
     if kind == BLAST:  # R27: neighbors fixed before P loses 2; order P, left, right
         changes = [[target, capped(s.lives[target] - 2)]]
         changes += [[nb, capped(s.lives[nb] - 1)] for nb in neighbors(s, target)]
