@@ -111,7 +111,11 @@ def affected_order(
     order = seat_order_from(s, kostic)
     if kind == DUEL:  # R33: a duel between the Kostič and each other player
         return order[1:]
-    return [seat for seat in order if meets_condition(kind, snapshot[seat])]
+    affected = []
+    for seat in order:  # a loop: a comprehension is a call of its own in Python 3.11
+        if meets_condition(kind, snapshot[seat]):
+            affected.append(seat)
+    return affected
 
 
 def table_wide_changes(kind: str, lives: list[int], alive: list[int]) -> list[list[int]]:
