@@ -6,6 +6,7 @@ from .cards import (
     BLAST,
     DOUBLE_LOW,
     DUEL,
+    EFFECTS,
     EVEN_DOWN,
     GIVE_NEIGHBOR,
     GREEN,
@@ -53,6 +54,9 @@ def meets_condition(kind: str, lives: int) -> bool:
         return lives % 2 == 1
     return True
 
+
+# meets_condition by kind and lives 0..6, worked out once: resolution reads it per seat.
+MEETS = {kind: tuple(meets_condition(kind, x) for x in range(MAX_LIVES + 1)) for kind in EFFECTS}
 
 CONDITION_TEXT = {
     BLAST: "HIGHHP (4-6 lives)",
@@ -107,13 +111,13 @@ def affected_order(
     if kind in TABLE_WIDE:
         return [kostic]
     if scope == "one":
-        return [target] if target is not None and meets_condition(kind, snapshot[target]) else []
+        return [target] if target is not None and MEETS[kind][snapshot[target]] else []
     order = seat_order_from(s, kostic)
     if kind == DUEL:  # R33: a duel between the Kostič and each other player
         return order[1:]
-    affected = []
+    affected, meets = [], MEETS[kind]
     for seat in order:  # a loop: a comprehension is a call of its own in Python 3.11
-        if meets_condition(kind, snapshot[seat]):
+        if meets[snapshot[seat]]:
             affected.append(seat)
     return affected
 
