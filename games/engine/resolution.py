@@ -50,7 +50,8 @@ def next_step(s: GameState, seed: bytes) -> list[Event]:
         return _duel_step(s, pending, seed)
     if not pending.queue:
         return [_finish(s, pending)]
-    kind, target = pending.effect.kind, pending.queue[0]
+    # pending.effect.kind, without the property's call (a step per affected seat)
+    kind, target = pending.card.effects[pending.effect_index].kind, pending.queue[0]
     if kind in TABLE_WIDE:  # R10
         alive = [q for q in range(s.n) if s.lives[q] > 0]
         return _changes(s, pending, table_wide_changes(kind, s.lives, alive), [target])
