@@ -219,8 +219,9 @@ def _effect_resolved(s: GameState, d: Data) -> None:
             s.hands[seat] = []
         s.phase, s.awaiting = ENDING, []
         return
-    if pending.eliminated:  # R28
-        pending.handoffs = [seat for seat, _ in pending.eliminated if s.hands[seat]]
+    # R28 (no comprehension, which is a call, when nobody was eliminated: the usual case)
+    eliminated = pending.eliminated
+    pending.handoffs = [seat for seat, _ in eliminated if s.hands[seat]] if eliminated else []
     _next_handoff(s)
 
 
@@ -379,7 +380,8 @@ def fold(events: Iterable[ev.Event], initial: GameState | None = None) -> GameSt
             run.append(e)
             continue
         if run:
-            apply_all(state, run)  # type: ignore[arg-type]  # a run follows a state
+            assert state is not None  # a run only follows a state
+            apply_all(state, run)
             run = []
         state = apply(state, e)  # the first event, or a game_created (a new state)
     if state is None:
