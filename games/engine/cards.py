@@ -6,6 +6,7 @@ import csv
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import Any
 
 from .errors import illegal
 
@@ -75,6 +76,9 @@ class Deck:
     # Worked out once: every new game names its deck's rows and shuffles its ids.
     ids: tuple[str, ...] = field(init=False, repr=False, compare=False)  # catalog order
     _rows: tuple[tuple[str, ...], ...] = field(init=False, repr=False, compare=False)
+    # Tables other modules work out once per deck (legal.py's plays and blocks), read as an
+    # attribute: a memo keyed on the deck would hash it (a Python call) on every look-up.
+    derived: dict[str, Any] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "by_id", {c.id: c for c in self.cards})
@@ -83,6 +87,7 @@ class Deck:
             (c.id, *(x for e in c.effects for x in (e.colour, e.kind))) for c in self.cards
         )
         object.__setattr__(self, "_rows", rows)
+        object.__setattr__(self, "derived", {})
 
     def __hash__(self) -> int:
         # Equal decks share a name; hashing every card would cost more than the memo keyed on

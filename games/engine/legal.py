@@ -6,9 +6,9 @@ it; the API's view shows it as `legal`. `explain_play` only words the reason for
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import compress
 
 from .cards import COLOURS, DUEL, Card, Deck
 from .commands import BET_VALUES, Bet, Block, ChooseNeighbor, Command, Handoff, Pass, Play
@@ -53,44 +53,62 @@ def _effect_plays(card: Card, index: int) -> _EffectPlays:
     )
 
 
-@lru_cache(maxsize=64)
-def _deck_plays(deck: Deck) -> dict[str, tuple[_EffectPlays, ...]]:
-    """Every card's effects as `_EffectPlays`; the Play objects are shared (they are frozen)."""
-    return {c.id: tuple(_effect_plays(c, i) for i in range(len(c.effects))) for c in deck.cards}
+class _DeckTables:
+    """Per deck: every card's effects as `_EffectPlays`, and by colour a Block of each card
+    that has it. The commands are shared (they are frozen). Hashed by identity, so a memo
+    keyed on the tables costs no Python call (a deck's hash is one)."""
+
+    __slots__ = ("plays", "blocks")
+
+    def __init__(self, deck: Deck) -> None:
+        self.plays = {
+            c.id: tuple(_effect_plays(c, i) for i in range(len(c.effects))) for c in deck.cards
+        }
+        self.blocks = {
+            colour: {c.id: Block(c.id) for c in deck.cards if c.has_colour(colour)}
+            for colour in COLOURS
+        }
 
 
-def plays_of_card(
-    effects: tuple[_EffectPlays, ...], kostic: int, lives: Sequence[int], alive: list[int]
-) -> list[Play]:
-    """Legal plays of one card: scope by colour (section 2), targets by R3, R9, R12, R33;
-    per effect the targets of "one" in seat order, then "all"."""
-    out: list[Play] = []
-    for e in effects:
-        if e.needs_other and len(alive) < 2:
-            continue
-        if e.one:
-            allowed, not_kostic, one = e.allowed, e.not_kostic, e.one
-            out += [one[t] for t in alive if allowed[lives[t]] and not (not_kostic and t == kostic)]
-        if e.all is not None:
-            out.append(e.all)
-    return out
+def _tables(deck: Deck) -> _DeckTables:
+    """The deck's tables, made at the first look-up; hot callers read `deck.derived` first."""
+    tables = deck.derived.get("legal")
+    if tables is None:
+        tables = deck.derived["legal"] = _DeckTables(deck)
+    return tables
 
 
 def legal_plays(s: GameState, seat: int) -> tuple[Play, ...]:
     """Every legal play of `seat`'s hand."""
-    return _hand_plays(s.deck, seat, tuple(s.hands[seat]), tuple(s.lives))
+    try:
+        tables = s.deck.derived["legal"]
+    except KeyError:
+        tables = _tables(s.deck)
+    return _hand_plays(tables, seat, tuple(s.hands[seat]), tuple(s.lives))
 
 
 # A turn asks three times (may the Kostič play? what may a bot play? is this play legal?),
 # so the plays are memoised on everything that decides them, and nothing is kept in the state.
 @lru_cache(maxsize=4096)
 def _hand_plays(
-    deck: Deck, kostic: int, hand: tuple[str, ...], lives: tuple[int, ...]
+    tables: _DeckTables, kostic: int, hand: tuple[str, ...], lives: tuple[int, ...]
 ) -> tuple[Play, ...]:
-    alive = [seat for seat, left in enumerate(lives) if left > 0]
-    cards, plays = _deck_plays(deck), []
+    """Scope by colour (section 2), targets by R3, R9, R12, R33; card by card, per effect
+    the targets of "one" in seat order, then "all"."""
+    alive = list(compress(range(len(lives)), lives))  # seats with lives left (never below 0)
+    company = len(alive) > 1
+    plays: list[Play] = []
     for c in hand:
-        plays += plays_of_card(cards[c], kostic, lives, alive)
+        for e in tables.plays[c]:
+            if e.needs_other and not company:
+                continue
+            if e.one:  # a loop, not a comprehension: that is a call, for four seats or fewer
+                allowed, not_kostic, one = e.allowed, e.not_kostic, e.one
+                for t in alive:
+                    if allowed[lives[t]] and not (not_kostic and t == kostic):
+                        plays.append(one[t])
+            if e.all is not None:
+                plays.append(e.all)
     return tuple(plays)
 
 
@@ -99,17 +117,16 @@ def legal_blocks(s: GameState, seat: int) -> list[Block]:
     hand = s.hands[seat]
     if len(hand) < 2:
         return []
-    blocks = _deck_blocks(s.deck)[s.pending.effect.colour]  # type: ignore[union-attr]
-    return [blocks[c] for c in hand if c in blocks]
-
-
-@lru_cache(maxsize=64)
-def _deck_blocks(deck: Deck) -> dict[str, dict[str, Block]]:
-    """By colour, a Block of each card that has it (shared, as they are frozen)."""
-    return {
-        colour: {c.id: Block(c.id) for c in deck.cards if c.has_colour(colour)}
-        for colour in COLOURS
-    }
+    pending = s.pending
+    assert pending is not None
+    try:
+        tables = s.deck.derived["legal"]
+    except KeyError:
+        tables = _tables(s.deck)
+    blocks = tables.blocks[pending.card.effects[pending.effect_index].colour]
+    # In hand order, each card that has the colour (a Block is never false): map and filter
+    # run in C, where a comprehension is a call of its own (asked of every seat in a window).
+    return list(filter(None, map(blocks.get, hand)))
 
 
 def legal_bets(s: GameState) -> list[Bet]:
@@ -123,20 +140,16 @@ def legal_handoffs(s: GameState, seat: int) -> list[Handoff]:
     return [Handoff(None, None)] + [Handoff(c, to) for c in s.hands[seat] for to in alive]
 
 
-def awaits(s: GameState, seat: int | None) -> bool:
-    return s.status == ACTIVE and seat is not None and seat in s.awaiting
-
-
 def legal_commands(s: GameState, seat: int | None) -> list[Command]:
     """Every command `seat` may send now; [] when it may not act."""
-    if not awaits(s, seat):
+    if s.status != ACTIVE or seat not in s.awaiting:
         return []
     assert seat is not None
     phase = s.phase
+    if phase == BLOCK:  # the most frequent: about 2.5 answers per play
+        return [PASS, *legal_blocks(s, seat)]
     if phase == PLAY:
         return list(legal_plays(s, seat))
-    if phase == BLOCK:
-        return [PASS, *legal_blocks(s, seat)]
     if phase == CHOOSE_NEIGHBOR:
         return [ChooseNeighbor(n) for n in s.pending.neighbor_options]  # type: ignore[union-attr]
     if phase == BET:

@@ -50,14 +50,16 @@ def next_step(s: GameState, seed: bytes) -> list[Event]:
         return _duel_step(s, pending, seed)
     if not pending.queue:
         return [_finish(s, pending)]
-    kind, target = pending.effect.kind, pending.queue[0]
+    # pending.effect.kind, without the property's call (a step per affected seat)
+    kind, target = pending.card.effects[pending.effect_index].kind, pending.queue[0]
     if kind in TABLE_WIDE:  # R10
         alive = [q for q in range(s.n) if s.lives[q] > 0]
         return _changes(s, pending, table_wide_changes(kind, s.lives, alive), [target])
     if kind in SELF_ONLY:  # self-only effects cannot touch each other: resolve the batch (R11)
-        change = SELF_ONLY[kind]
-        batch = list(pending.queue)
-        return _changes(s, pending, [[q, capped(change(s.lives[q]))] for q in batch], batch)
+        change, batch, changes = SELF_ONLY[kind], list(pending.queue), []
+        for q in batch:  # a loop: a comprehension is a call of its own in Python 3.11
+            changes.append([q, capped(change(s.lives[q]))])
+        return _changes(s, pending, changes, batch)
     if kind == BLAST:  # R27: neighbors fixed before P loses 2; order P, left, right
         changes = [[target, capped(s.lives[target] - 2)]]
         changes += [[nb, capped(s.lives[nb] - 1)] for nb in neighbors(s, target)]
@@ -143,5 +145,7 @@ def _finish(s: GameState, pending: Pending) -> Event:
     for _, by in pending.eliminated:
         if by is not None and s.lives[by] > 0:
             counts[by] = counts.get(by, 0) + 1
-    bonus = [[seat, min(MAX_LIVES, s.lives[seat] + k)] for seat, k in sorted(counts.items())]
+    bonus = []
+    for seat, k in sorted(counts.items()):  # mostly none: a loop costs no call then
+        bonus.append([seat, min(MAX_LIVES, s.lives[seat] + k)])
     return Event(EFFECT_RESOLVED, {"bonus": bonus, "game_over": s.alive_count() < 2})

@@ -6,6 +6,7 @@ from .cards import (
     BLAST,
     DOUBLE_LOW,
     DUEL,
+    EFFECTS,
     EVEN_DOWN,
     GIVE_NEIGHBOR,
     GREEN,
@@ -54,6 +55,9 @@ def meets_condition(kind: str, lives: int) -> bool:
     return True
 
 
+# meets_condition by kind and lives 0..6, worked out once: resolution reads it per seat.
+MEETS = {kind: tuple(meets_condition(kind, x) for x in range(MAX_LIVES + 1)) for kind in EFFECTS}
+
 CONDITION_TEXT = {
     BLAST: "HIGHHP (4-6 lives)",
     HALVE_EVEN: "an even number of lives",
@@ -92,8 +96,12 @@ def neighbors(s: GameState, seat: int) -> tuple[int, ...]:
 
 def seat_order_from(s: GameState, start: int) -> list[int]:
     """Players in the game in seat order starting at `start` (R11)."""
-    n, lives = s.n, s.lives
-    return [(start + i) % n for i in range(n) if lives[(start + i) % n] > 0]
+    n, lives, order = s.n, s.lives, []
+    for i in range(n):
+        seat = (start + i) % n
+        if lives[seat] > 0:
+            order.append(seat)
+    return order
 
 
 def affected_order(
@@ -103,11 +111,15 @@ def affected_order(
     if kind in TABLE_WIDE:
         return [kostic]
     if scope == "one":
-        return [target] if target is not None and meets_condition(kind, snapshot[target]) else []
+        return [target] if target is not None and MEETS[kind][snapshot[target]] else []
     order = seat_order_from(s, kostic)
     if kind == DUEL:  # R33: a duel between the Kostič and each other player
         return order[1:]
-    return [seat for seat in order if meets_condition(kind, snapshot[seat])]
+    affected, meets = [], MEETS[kind]
+    for seat in order:  # a loop: a comprehension is a call of its own in Python 3.11
+        if meets[snapshot[seat]]:
+            affected.append(seat)
+    return affected
 
 
 def table_wide_changes(kind: str, lives: list[int], alive: list[int]) -> list[list[int]]:
