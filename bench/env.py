@@ -165,15 +165,19 @@ def _with(argv: list[str], flag: str, value: str) -> list[str]:
     return [*argv, flag, value]
 
 
-def uvicorn_argv(port: int | str, workers: int = 2, ws_deflate: bool | None = None) -> list[str]:
+def uvicorn_argv(port: int | str, workers: int = 2, ws_deflate: bool | None = None,
+                 ws: str | None = None) -> list[str]:  # fmt: skip
     """docker-compose.yml's uvicorn command on loopback: `--host 127.0.0.1`, `--port port`,
     `--workers workers` (compose's ${WEB_WORKERS:-4}); every other option as compose has it.
-    ws_deflate sets `--ws-per-message-deflate` (None: as compose has it)."""
+    ws_deflate sets `--ws-per-message-deflate`, ws uvicorn's `--ws` implementation (None: as
+    compose has it)."""
     argv = [str(BIN / "uvicorn"), *compose_uvicorn()[1:]]
     argv = _with(_with(_with(argv, "--host", "127.0.0.1"), "--port", str(port)),
                  "--workers", str(workers))  # fmt: skip
     if ws_deflate is not None:
         argv = _with(argv, "--ws-per-message-deflate", str(ws_deflate).lower())
+    if ws is not None:
+        argv = _with(argv, "--ws", ws)
     return argv
 
 
@@ -234,14 +238,15 @@ def cpu_per(before: dict[str, float], after: dict[str, float], units: int) -> di
 
 
 @contextmanager
-def server(*, ws_deflate: bool | None = None, workers: int = 2,
+def server(*, ws_deflate: bool | None = None, ws: str | None = None, workers: int = 2,
            logs: Path = Path("/tmp")) -> Iterator[Running]:  # fmt: skip
     """The production shape of docker-compose.yml on a free loopback port: its uvicorn command
     with `workers` processes (uvicorn_argv) plus one Celery worker, both on sejmi.settings as
     shipped (service_env: DEBUG off, throttles raised); yields it running, stops both after.
-    ws_deflate: uvicorn's --ws-per-message-deflate instead of compose's (for a comparison)."""
+    ws_deflate, ws: uvicorn's --ws-per-message-deflate, --ws instead of compose's (for a
+    comparison)."""
     port = free_port()
-    web = start(uvicorn_argv(port, workers, ws_deflate), logs / f"sejmi-bench-web-{port}.log")
+    web = start(uvicorn_argv(port, workers, ws_deflate, ws), logs / f"sejmi-bench-web-{port}.log")
     celery_argv = [str(BIN / "celery"), "-A", "sejmi", "worker", "--pool", "solo",
                    "--loglevel", "WARNING", "--without-gossip", "--without-mingle",
                    "--without-heartbeat"]  # fmt: skip

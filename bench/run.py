@@ -123,9 +123,12 @@ def _socket(args: argparse.Namespace) -> dict:
             "bare_commit": bare, "phases": phases}  # fmt: skip
 
 
-FANOUT_VARIANTS = [  # (label, uvicorn's --ws-per-message-deflate; None: as shipped)
-    ("as shipped", None),
-    ("`--ws-per-message-deflate true`", True),
+FANOUT_VARIANTS = [  # (label, uvicorn's --ws-per-message-deflate, --ws; None: as shipped)
+    ("as shipped", None, None),
+    ("`--ws-per-message-deflate true`", True, None),
+    # uvicorn's websocket implementations (issue 19): shipped is `websockets` (compose's `auto`)
+    ("`--ws websockets-sansio`", None, "websockets-sansio"),
+    ("`--ws wsproto`", None, "wsproto"),
 ]
 
 
@@ -133,9 +136,9 @@ def _fanout(args: argparse.Namespace) -> list[dict]:
     from bench import fanout
 
     runs = []
-    for label, deflate in FANOUT_VARIANTS:
+    for label, deflate, ws in FANOUT_VARIANTS:
         print(f"fan-out ({label}) ...", flush=True)
-        with env.server(ws_deflate=deflate) as server:
+        with env.server(ws_deflate=deflate, ws=ws) as server:
             run = fanout.run(server, spectators=args.spectators)
         runs.append({"variant": label, **run})
     return runs
