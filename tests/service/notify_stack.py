@@ -12,8 +12,11 @@ import os
 import signal
 import socket
 import subprocess
+import tempfile
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from email.message import EmailMessage
 from pathlib import Path
 from urllib.parse import urlparse
@@ -47,6 +50,35 @@ class Inbox:
     def to(self, address: str) -> list[EmailMessage]:
         with self.lock:
             return [m for m in self.messages if address in str(m["To"])]
+
+
+@contextmanager
+def smtp_server() -> Iterator[Inbox]:
+    """An SMTP server on a free loopback port keeping every mail; its port as `inbox.port`."""
+    from aiosmtpd.controller import Controller
+
+    inbox = Inbox()
+    controller = Controller(inbox, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    inbox.port = controller.port  # type: ignore[attr-defined]
+    try:
+        yield inbox
+    finally:
+        controller.stop()
+
+
+@contextmanager
+def worker_on(database: str, smtp_port: int, queue: str = QUEUE) -> Iterator[Worker]:
+    """A notification worker on `queue`, ready; stopped after."""
+    from sejmi.celery import app
+
+    log = Path(tempfile.gettempdir()) / f"sejmi-notify-worker-{queue}.log"
+    worker = Worker(database, smtp_port, log, queue=queue)
+    try:
+        worker.wait_ready(app)
+        yield worker
+    finally:
+        worker.stop()
 
 
 class Worker:

@@ -6,11 +6,7 @@ its player's own)."""
 
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
-
 import pytest
-from aiosmtpd.controller import Controller
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.db import connection
@@ -21,7 +17,7 @@ from games.notifications.models import Notification, OutboxMail
 from replays import disputes
 from replays.models import Dispute
 from sejmi.celery import app
-from tests.service.notify_stack import QUEUE, Inbox, Worker, free_port
+from tests.service.notify_stack import QUEUE, Inbox, Worker, smtp_server, worker_on
 from tests.service.test_notifications import barrier, listed, player, wait_for
 
 # A worker and an SMTP server of this module's own, on a queue of its own: the session fixtures
@@ -32,25 +28,16 @@ OWN_QUEUE = f"{QUEUE}-disputes"
 
 @pytest.fixture(scope="module")
 def inbox() -> Inbox:
-    found = Inbox()
-    controller = Controller(found, hostname="127.0.0.1", port=free_port())
-    controller.start()
-    found.controller_port = controller.port  # type: ignore[attr-defined]
-    yield found
-    controller.stop()
+    with smtp_server() as found:
+        yield found
 
 
 @pytest.fixture(scope="module")
 def worker(django_db_setup, django_db_blocker, inbox) -> Worker:
     with django_db_blocker.unblock():
         database = connection.settings_dict["NAME"]
-    log = Path(tempfile.gettempdir()) / f"sejmi-notify-worker-{OWN_QUEUE}.log"
-    started = Worker(database, inbox.controller_port, log, queue=OWN_QUEUE)
-    try:
-        started.wait_ready(app)
+    with worker_on(database, inbox.port, queue=OWN_QUEUE) as started:
         yield started
-    finally:
-        started.stop()
 
 
 @pytest.fixture

@@ -7,15 +7,12 @@ spectator."""
 from __future__ import annotations
 
 import re
-import tempfile
 import time
 from collections.abc import Callable
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
-from aiosmtpd.controller import Controller
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
@@ -26,7 +23,7 @@ from rest_framework.test import APIClient
 from games.notifications import runner
 from games.notifications.models import Notification, OutboxMail, Presence
 from sejmi.celery import app
-from tests.service.notify_stack import QUEUE, Inbox, Worker, free_port
+from tests.service.notify_stack import QUEUE, Inbox, Worker, smtp_server, worker_on
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -42,25 +39,16 @@ _names = iter(range(10**6))
 
 @pytest.fixture(scope="session")
 def smtp() -> Inbox:
-    inbox = Inbox()
-    controller = Controller(inbox, hostname="127.0.0.1", port=free_port())
-    controller.start()
-    inbox.port = controller.port  # type: ignore[attr-defined]
-    yield inbox
-    controller.stop()
+    with smtp_server() as inbox:
+        yield inbox
 
 
 @pytest.fixture(scope="session")
 def notify_worker(django_db_setup, django_db_blocker, smtp) -> Worker:
     with django_db_blocker.unblock():
         database = connection.settings_dict["NAME"]
-    log = Path(tempfile.gettempdir()) / f"sejmi-notify-worker-{QUEUE}.log"
-    worker = Worker(database, smtp.port, log)
-    try:
-        worker.wait_ready(app)
+    with worker_on(database, smtp.port) as worker:
         yield worker
-    finally:
-        worker.stop()
 
 
 @pytest.fixture
