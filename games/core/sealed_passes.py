@@ -25,7 +25,7 @@ from datetime import datetime
 from itertools import groupby
 
 from games.core import plain_sql
-from games.core.models import SealedPass
+from games.core.models import GameProjection, SealedPass
 from games.engine import Event, GameState, fold, window_open
 from games.engine.events import BLOCK_PASSED
 
@@ -35,12 +35,27 @@ log = logging.getLogger(__name__)
 def load(game_id: int, window_seq: int) -> list[SealedPass]:
     """The passes sealed in the window open at `window_seq`, in the order received. Plain SQL
     (games.core.plain_sql): it runs in every command decided in a block window."""
-    read = plain_sql.reader(SealedPass, ("id", "seat", "v", "data", "at"))
-    found = plain_sql.rows(f"SELECT id, seat, v, data, at FROM {SealedPass._meta.db_table}"
-                           " WHERE game_id = %s AND window_seq = %s ORDER BY id",
-                           (game_id, window_seq))  # fmt: skip
-    return [SealedPass(pk=pk, game_id=game_id, window_seq=window_seq, seat=seat, v=v, data=data,
-                       at=at) for pk, seat, v, data, at in map(read, found)]  # fmt: skip
+    return plain_sql.together(_read(game_id, "%s", [window_seq]))[0]
+
+
+def at_head_read(game_id: int) -> plain_sql.Read:
+    """`load` at the game's present seq, as a read sent with the command's others
+    (games.table.commit): passes exist there only while its window is open."""
+    head = f"(SELECT seq FROM {GameProjection._meta.db_table} WHERE game_id = %s)"
+    return _read(game_id, head, [game_id])
+
+
+def _read(game_id: int, window_seq_sql: str, params: list) -> plain_sql.Read:
+    read = plain_sql.reader(SealedPass, ("id", "window_seq", "seat", "v", "data", "at"))
+
+    def rows(found: list[tuple]) -> list[SealedPass]:
+        return [SealedPass(pk=pk, game_id=game_id, window_seq=window_seq, seat=seat, v=v,
+                           data=data, at=at)
+                for pk, window_seq, seat, v, data, at in map(read, found)]  # fmt: skip
+
+    sql = (f"SELECT id, window_seq, seat, v, data, at FROM {SealedPass._meta.db_table}"
+           f" WHERE game_id = %s AND window_seq = {window_seq_sql} ORDER BY id")  # fmt: skip
+    return plain_sql.Read(sql, [game_id, *params], rows)
 
 
 def as_events(rows: list[SealedPass]) -> list[Event]:
@@ -53,8 +68,11 @@ def folded(state: GameState, rows: list[SealedPass]) -> GameState:
 
 
 def seal(game_id: int, window_seq: int, passes: list[Event], at: datetime) -> None:
-    plain_sql.insert(SealedPass, ("game", "window_seq", "seat", "v", "data", "at"),
-                     [(game_id, window_seq, e.data["seat"], e.v, e.data, at) for e in passes])
+    plain_sql.insert(
+        SealedPass,
+        ("game", "window_seq", "seat", "v", "data", "at"),
+        [(game_id, window_seq, e.data["seat"], e.v, e.data, at) for e in passes],
+    )
 
 
 def runs(rows: list[SealedPass]) -> list[tuple[datetime, list[Event]]]:
@@ -80,7 +98,6 @@ def sealed_seats(windows: dict[int, int]) -> dict[int, set[int]]:
         if windows[game_id] == window_seq:
             found.setdefault(game_id, set()).add(seat)
     return found
-
 
 
 def carry(game_id: int, rows: list[SealedPass], window_seq: int) -> None:

@@ -41,6 +41,7 @@ log = logging.getLogger(__name__)
 class _SendTimedOut(Exception):
     """A frame the client did not take in time (GameConsumer.send)."""
 
+
 BATCHES_KEPT = 64  # parsed batches a process keeps for the sockets that have not sent them yet
 FRAMES_KEPT = 1024  # rendered (batch, viewer, after) frame sets
 BATCHES: OrderedDict[tuple[int, int], GameState] = OrderedDict()
@@ -195,7 +196,8 @@ class GameConsumer(AsyncWebsocketConsumer):
             if not getattr(self.user, "is_authenticated", False):
                 raise ApiError(Code.FORBIDDEN, "sign in and take a seat to send commands")
             answer = commands.game_command(user=self.user, game_id=self.game_id,
-                                           body=request.body, key=request.id)  # fmt: skip
+                                           body=request.body, key=request.id,
+                                           view=False)  # the ack says the seq alone  # fmt: skip
         except DatabaseError as err:  # overloaded (games.live.guard) or the database lost: the
             if pool_exhausted(err):  # socket stays, and the client sends the same id again later
                 message = "the service is busy; retry shortly"
@@ -204,8 +206,7 @@ class GameConsumer(AsyncWebsocketConsumer):
                 message = "the database is unreachable; retry shortly"
             else:
                 raise
-            return {"type": "error", "id": request.id,
-                    **ApiError(Code.UNAVAILABLE, message).body()}
+            return {"type": "error", "id": request.id, **ApiError(Code.UNAVAILABLE, message).body()}
         except ApiError as err:
             spectator = err.code is Code.NOT_YOUR_TURN and (
                 selectors.seat_in(self.game_id, self.user) is None)  # fmt: skip

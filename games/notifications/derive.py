@@ -17,11 +17,14 @@ Bots are never told anything.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import cached_property
 from itertools import groupby
 
 from django.contrib.auth import get_user_model
+from django.db import connection
 from django.db.models import F, OuterRef, Q, Subquery
 from django.utils import timezone
 
@@ -77,24 +80,65 @@ def told_in_batch(events: list[Event], first_seq: int, after: GameState,
 @dataclass
 class Derived:
     """What a transaction told: the new rows (pushed and mailed after COMMIT), the outbox rows
-    to send at once, and the pending decision's reminder."""
+    to send at once, and the pending decision's reminder. The rows' ids are read when first
+    asked for: after COMMIT, so their INSERT travels with the command's other writes."""
 
-    created: list[Notification]
+    rows: list[Notification]
+    ids: Callable[[], list[int]]
     mail_ids: list[int]
     reminder: DeadlineReminder | None
+
+    @cached_property
+    def created(self) -> list[Notification]:
+        for row, pk in zip(self.rows, self.ids(), strict=True):
+            row.pk = pk
+            row._state.adding = False
+        return self.rows
+
+
+@dataclass(frozen=True)
+class Ahead:
+    """What `at_commit` needs besides the batch, read with the command's other reads
+    (games.table.commit) before it decides: the cursor, its row locked (None: no row), and
+    the seated players' accounts (`_accounts`)."""
+
+    cursor: int | None
+    accounts: dict[str, Account]
+
+
+def ahead_reads(game_id: int, seated_ids_sql: str) -> tuple[plain_sql.Read, plain_sql.Read]:
+    """The reads of `Ahead` (`ahead_from` reads their rows). `seated_ids_sql`: the ids of the
+    game's seated users, a subquery with one parameter, the game (the table knows who sits)."""
+    cursor = NotificationCursor._meta.db_table
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    return (plain_sql.Read(f"SELECT seq FROM {cursor} WHERE game_id = %s{lock}", [game_id]),
+            plain_sql.Read(_ACCOUNTS_SQL.format(which=f"u.id IN ({seated_ids_sql})"),
+                           [game_id, presence.now_param(), game_id]))  # fmt: skip
+
+
+def ahead_from(cursor_rows: list[tuple], account_rows: list[tuple]) -> Ahead:
+    return Ahead(cursor_rows[0][0] if cursor_rows else None, _by_name(account_rows))
 
 
 def at_commit(game_id: int, head_before: int, before: GameState | None,
               runs: list[tuple[datetime, list[Event]]], proj: GameProjection,
-              answered: frozenset[int]) -> Derived | None:  # fmt: skip
+              answered: frozenset[int], ahead: Ahead | None = None) -> Derived | None:  # fmt: skip
     """Inside the transaction that appends `runs` after `head_before` (the game's row locked):
     their notifications, their mail rows and the new decision's reminder, and the cursor moved
     to the new head. `answered`: the seats whose pass is sealed in the window left open (R19).
     None when the cursor is behind `head_before` (events not told yet): the derive task then
-    tells everything past the cursor, these batches included."""
-    if not plain_sql.changed(f"UPDATE {NotificationCursor._meta.db_table} SET seq = %s"
-                             " WHERE game_id = %s AND seq = %s",
-                             (proj.seq, game_id, head_before)):  # fmt: skip
+    tells everything past the cursor, these batches included. With `ahead` (read before the
+    command decided) this sends writes only, unless a told player was not seated then (the
+    join that starts the game) or someone gets his mail at once (the mail row needs the id)."""
+    move = (f"UPDATE {NotificationCursor._meta.db_table} SET seq = %s"
+            " WHERE game_id = %s AND seq = %s")  # fmt: skip
+    if ahead is None:
+        moved = bool(plain_sql.changed(move, (proj.seq, game_id, head_before)))
+    else:  # its row is locked: the UPDATE finds it
+        moved = ahead.cursor is not None and ahead.cursor == head_before
+        if moved:
+            plain_sql.changed(move, (proj.seq, game_id, head_before), wait=False)
+    if not moved:
         if head_before:
             return None
         NotificationCursor.objects.create(game_id=game_id, seq=proj.seq)  # a new game
@@ -107,19 +151,29 @@ def at_commit(game_id: int, head_before: int, before: GameState | None,
                                                  answered if last else frozenset())]  # fmt: skip
         first += len(events)
     assert state is not None
-    accounts = _accounts(game_id, state, told)
+    accounts = dict(ahead.accounts) if ahead is not None else {}
+    missing = [(t, at) for t, at in told if state.names[t.seat] not in accounts]
+    accounts.update(_accounts(game_id, state, missing))
     # New rows only: the batches' seqs are new, and a derive task holding the cursor's lock
     # tells committed events only, so nothing can collide.
-    created = _inserted(Notification, [
-        {"user_id": account.pk, "kind": t.kind, "game_id": game_id, "seq": t.seq, "at": at,
-         "read": account.at_table, "born_read": account.at_table}
-        for t, at in told if (account := accounts.get(state.names[t.seat]))])  # fmt: skip
+    values = [{"user_id": account.pk, "kind": t.kind, "game_id": game_id, "seq": t.seq, "at": at,
+               "read": account.at_table, "born_read": account.at_table}
+              for t, at in told if (account := accounts.get(state.names[t.seat]))]  # fmt: skip
+    rows = [Notification(**v) for v in values]
+    ids = plain_sql.insert_later(Notification, [name.removesuffix("_id") for name in values[0]],
+                                 [tuple(v.values()) for v in values],
+                                 returning="id") if values else list  # fmt: skip
     due = _reminder_at(proj, state)
-    reminder = (_inserted(DeadlineReminder, [{"game_id": game_id, "seq": proj.seq,
-                                              "remind_at": due, "done": False}])[0]
-                if due is not None else None)  # fmt: skip
+    reminder = None
+    if due is not None:
+        reminder = DeadlineReminder(game_id=game_id, seq=proj.seq, remind_at=due, done=False)
+        plain_sql.insert(DeadlineReminder, ("game", "seq", "remind_at", "done"),
+                         [(game_id, proj.seq, due, False)])  # fmt: skip
+    derived = Derived(rows, ids, [], reminder)
     immediate = {a.pk for a in accounts.values() if a.mails_at_once and not a.at_table}
-    return Derived(created, outbox.enqueue(created, immediate), reminder)
+    if immediate & {row.user_id for row in rows}:
+        derived.mail_ids = outbox.enqueue(derived.created, immediate)
+    return derived
 
 
 @dataclass(frozen=True)
@@ -129,16 +183,11 @@ class Account:
     at_table: bool  # the game's table open in a visible tab now: told born read (presence)
 
 
-def _inserted(model: type[Notification] | type[DeadlineReminder],
-              values: list[dict]) -> list:  # fmt: skip
-    """New rows in one plain INSERT (games.core.plain_sql), as saved model instances; `values`
-    by attribute (`user_id`: the field `user`)."""
-    ids = plain_sql.insert(model, [name.removesuffix("_id") for name in values[0]],
-                           [tuple(v.values()) for v in values], returning="id") if values else []
-    made = [model(pk=pk, **v) for pk, v in zip(ids, values, strict=True)]
-    for row in made:
-        row._state.adding = False
-    return made
+_ACCOUNTS_SQL = (
+    f"SELECT u.username, u.id, p.email_mode, p.email, {presence.sees_table_sql('u.id', '%s')}"
+    f" FROM {get_user_model()._meta.db_table} u"
+    f" LEFT JOIN {NotificationPrefs._meta.db_table} p ON p.user_id = u.id WHERE {{which}}"
+)
 
 
 def _accounts(game_id: int, state: GameState,
@@ -149,12 +198,12 @@ def _accounts(game_id: int, state: GameState,
     names = list({state.names[t.seat] for t, _ in told})
     if not names:
         return {}
-    rows = plain_sql.rows(
-        f"SELECT u.username, u.id, p.email_mode, p.email, {presence.sees_table_sql('u.id', '%s')}"
-        f" FROM {get_user_model()._meta.db_table} u"
-        f" LEFT JOIN {NotificationPrefs._meta.db_table} p ON p.user_id = u.id"
-        f" WHERE u.username IN ({plain_sql.marks(names)})",
-        [game_id, presence.now_param(), *names])  # fmt: skip
+    return _by_name(plain_sql.rows(
+        _ACCOUNTS_SQL.format(which=f"u.username IN ({plain_sql.marks(names)})"),
+        [game_id, presence.now_param(), *names]))  # fmt: skip
+
+
+def _by_name(rows: list[tuple]) -> dict[str, Account]:
     return {name: Account(pk, mode == "immediate" and bool(email), bool(at_table))
             for name, pk, mode, email, at_table in rows}  # fmt: skip
 
@@ -164,7 +213,6 @@ def _reminder_at(proj: GameProjection | None, state: GameState) -> datetime | No
     a deadline (bots are never told anything)."""
     due = reminder_due(proj)
     return due if due is not None and not all(state.bots) else None
-
 
 
 def derive_game(game_id: int) -> tuple[list[Notification], DeadlineReminder | None]:

@@ -5,14 +5,15 @@ commits through games.table.commit."""
 from __future__ import annotations
 
 import hashlib
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games.core import idempotency
-from games.core.codec import canonical_json
+from games.core import event_store, idempotency
+from games.core.codec import canonical_json, iso
 from games.core.errors import ApiError
 from games.core.models import Game, IdempotentAnswer
 from games.engine import (
@@ -65,11 +66,16 @@ def game_join(*, user, game_id: int, seat: Any = None) -> Committed:
     return commit(game_id, decide, expected_seq=None)  # joins queue on the game's row lock
 
 
-def game_command(*, user, game_id: int, body: Any, key: str | None) -> dict[str, Any]:
-    """A seat's command (API.md), over REST or the socket. Returns {"seq", "view"}. With a
-    key, the first answer that landed is stored (per user and game) and returned to every
-    retry over either path, which appends nothing; the same key with another body →
-    idempotency_mismatch. A refused command stores nothing."""
+def game_command(*, user, game_id: int, body: Any, key: str | None,
+                 view: bool = True) -> dict[str, Any]:  # fmt: skip
+    """A seat's command (API.md), over REST or the socket. Returns {"seq", "view"} ({"seq"}
+    with view=False: the socket's ack). With a key, the first answer that landed is stored
+    (per user and game) and returned to every retry over either path, which appends nothing;
+    the same key with another body → idempotency_mismatch. A refused command stores nothing.
+
+    What is stored is what the command appended, not a rendered view (issue 19): {"seq",
+    "appended": [first, last] or null (a sealed pass appends nothing), "deadline"}. A retry
+    that wants the view has it rendered at that seq, as the first answer rendered it."""
     if not isinstance(body, dict):
         raise ApiError(Code.INVALID, "the body is a JSON object")
     expected = body.get("expected_seq")
@@ -99,18 +105,17 @@ def game_command(*, user, game_id: int, body: Any, key: str | None) -> dict[str,
         more, after = execute(state, command, actor=seat, seed=seed)
         return events + more, after
 
-    answer: dict[str, Any] = {}
-
     def remember(done: Committed) -> None:
-        view = game_view(game_id, done.state, user, seq=done.seq, deadline=done.deadline_at)
-        answer.update(seq=done.seq, view=view)
         if key is not None:
+            appended = [expected + 1, done.seq] if done.seq > expected else None
             idempotency.store(user=user, game_id=game_id, key=key, request_hash=request_hash,
-                              answer=answer)  # fmt: skip
+                              answer={"seq": done.seq, "appended": appended,
+                                      "deadline": iso(done.deadline_at)
+                                      if done.deadline_at else None})  # fmt: skip
 
     try:
-        commit(game_id, decide, expected_seq=expected, then=remember, deadline_first=True,
-               player=user)
+        done = commit(game_id, decide, expected_seq=expected, then=remember,
+                      deadline_first=True, player=user)  # fmt: skip
     except ApiError:  # refused, or the key's unique row collided (_lost_race)
         if key is None:
             raise
@@ -119,10 +124,32 @@ def game_command(*, user, game_id: int, body: Any, key: str | None) -> dict[str,
             raise
         # Our own retry landed first: this request is that one. (A sealed pass does not
         # move the seq, so its retry is refused with not_your_turn, not stale_seq: R26.)
-        return stored
+        return _answer_again(user, game_id, stored, view)
     if paused_by_him:  # acting in a game his vacation paused ends it everywhere (docs/AWAY.md)
         vacations.end_on_acting(user)
-    return answer
+    if not view:
+        return {"seq": done.seq}
+    return {"seq": done.seq, "view": game_view(game_id, done.state, user, seq=done.seq,
+                                               deadline=done.deadline_at)}  # fmt: skip
+
+
+def _answer_again(user, game_id: int, stored: dict[str, Any], view: bool) -> dict[str, Any]:
+    """A stored answer as the first one was given. Answers stored before issue 19 hold their
+    rendered view."""
+    if not view or "view" in stored:
+        return {"seq": stored["seq"], **({"view": stored["view"]} if view else {})}
+    seq, deadline = stored["seq"], stored["deadline"]
+    state = event_store.state_at(game_id, seq)
+    return {
+        "seq": seq,
+        "view": game_view(
+            game_id,
+            state,
+            user,
+            seq=seq,
+            deadline=datetime.fromisoformat(deadline) if deadline else None,
+        ),
+    }
 
 
 def _parse(body: dict[str, Any]) -> Command:

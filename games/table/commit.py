@@ -23,7 +23,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games.core import event_store, sealed_passes
+from games.core import event_store, plain_sql, sealed_passes
 from games.core.codec import state_from_json
 from games.core.errors import ApiError, not_found, stale_seq
 from games.core.models import DeadlineKind, GameEvent, GameProjection, SealedPass
@@ -45,11 +45,33 @@ from games.engine.events import kind_of
 from games.notifications import derive
 from games.notifications import runner as notifications
 from games.table import deadline, projections, publish, standing_orders
+from games.table.models import PlayerSeat
 from games.table.projections import project_batch, refresh_deadline
 
 log = logging.getLogger(__name__)
 
 Decision = Callable[[GameState, bytes], tuple[list[Event], GameState]]
+
+
+@dataclass(frozen=True)
+class Ahead:
+    """What a command may need besides the locked projection, read with it in one round trip
+    before it decides (issue 19): the passes sealed at the game's seq (its open window's),
+    the seated players' standing orders, and what the notifications need."""
+
+    sealed: list[SealedPass]
+    orders: list[tuple]
+    told: derive.Ahead
+
+
+def _read_ahead(game_id: int) -> tuple[GameProjection | None, Ahead]:
+    """The projection, its row locked, and `Ahead`, sent together: later reads run after the
+    lock is held, so they see what the last command on this game committed."""
+    seated = f"SELECT user_id FROM {PlayerSeat._meta.db_table} WHERE game_id = %s"
+    proj, sealed, orders, cursor, accounts = plain_sql.together(
+        projections.lock_read(game_id), sealed_passes.at_head_read(game_id),
+        standing_orders.seated_read(game_id), *derive.ahead_reads(game_id, seated))  # fmt: skip
+    return proj, Ahead(sealed, orders, derive.ahead_from(cursor, accounts))
 
 
 @dataclass(frozen=True)
@@ -83,13 +105,13 @@ def bots_decision(state: GameState, seed: bytes) -> tuple[list[Event], GameState
     return events, after
 
 
-def _standing_answers(game_id: int, before: GameState, after: GameState,
-                      seed: bytes) -> tuple[list[Event], GameState]:  # fmt: skip
+def _standing_answers(game_id: int, before: GameState, after: GameState, seed: bytes,
+                      known: list[tuple] | None) -> tuple[list[Event], GameState]:  # fmt: skip
     """A window that opened in this batch is answered at once, after the bots, by the standing
     orders of the players asked (issue 10): ordinary block / pass events marked `standing`,
     sealed like anyone's pass (R19). An order set while a window is open answers from the next."""
     opened = window_open(after) and not (window_open(before) and before.turn == after.turn)
-    orders = standing_orders.orders_by_seat(game_id, after) if opened else {}
+    orders = standing_orders.orders_by_seat(game_id, after, known) if opened else {}
     return standing_answers(after, orders, seed) if orders else ([], after)
 
 
@@ -111,18 +133,21 @@ def commit(game_id: int, decide: Decision, expected_seq: int | None,
     would have (docs/CHOICES.md)."""
     refused: ApiError | None = None
     try:
-        with transaction.atomic():
-            proj = projections.lock(game_id)
+        # In a pipeline (PostgreSQL): the reads in one round trip, the writes in another.
+        with transaction.atomic(), plain_sql.pipeline() as sync:
+            proj, ahead = _read_ahead(game_id)
             if proj is None:
                 raise not_found()
             if player is not None and not _seated(proj, player):
                 raise ApiError(Code.FORBIDDEN, "only the game's players send commands")
             if not (deadline_first and deadline.overdue(proj, timezone.now())):
-                return _apply(proj, decide, expected_seq, then)
-            _apply_deadline(proj)
-            try:
+                return _apply(proj, decide, expected_seq, then, ahead)
+            _apply_deadline(proj, ahead, sync)
+            try:  # the deadline moved the game on: what was read ahead is read again
                 with transaction.atomic():  # a savepoint: a refusal keeps the deadline's events
-                    return _apply(proj, decide, expected_seq, then)
+                    done = _apply(proj, decide, expected_seq, then, None)
+                    sync()  # its writes' errors surface inside the savepoint
+                    return done
             except ApiError as err:
                 refused = err
             except IntegrityError:
@@ -142,7 +167,7 @@ def _lost_race() -> ApiError:
     return ApiError(Code.STALE_SEQ, "another command landed first; refetch")
 
 
-def _apply_deadline(proj: GameProjection) -> None:
+def _apply_deadline(proj: GameProjection, ahead: Ahead, sync: Callable[[], None]) -> None:
     """R21 for a late command: the timeout (or the awaited bots' moves) the workers have not
     applied yet. A refusal here is a bug (as in games.table.deadline.advance): logged, and the
     command is judged as if no deadline had passed."""
@@ -150,7 +175,8 @@ def _apply_deadline(proj: GameProjection) -> None:
     act = bots_decision if kind is DeadlineKind.BOT else timeout_decision
     try:
         with transaction.atomic():
-            _apply(proj, act, proj.seq, None)
+            _apply(proj, act, proj.seq, None, ahead)
+            sync()
     except ApiError as err:
         if err.code not in deadline.RACE_CODES:
             log.error("the %s deadline of game %s at seq %s was refused before a late command: "
@@ -158,31 +184,39 @@ def _apply_deadline(proj: GameProjection) -> None:
 
 
 def _apply(proj: GameProjection, decide: Decision, expected_seq: int | None,
-           then: Callable[[Committed], None] | None) -> Committed:  # fmt: skip
+           then: Callable[[Committed], None] | None, ahead: Ahead | None) -> Committed:  # fmt: skip
     """Decide on the public state folded with the open window's sealed passes (R19, R26);
-    bots asked in a window that stays open answer at once (sealed like anyone's pass)."""
+    bots asked in a window that stays open answer at once (sealed like anyone's pass).
+    `ahead`: read with the lock at this seq (None: read here what is needed)."""
     if expected_seq is not None and expected_seq != proj.seq:
         raise stale_seq(expected_seq, proj.seq)
     public = state_from_json(proj.state)
-    sealed = sealed_passes.load(proj.game_id, proj.seq) if window_open(public) else []
+    sealed = (
+        []
+        if not window_open(public)
+        else (ahead.sealed if ahead is not None else sealed_passes.load(proj.game_id, proj.seq))
+    )
     seed = bytes(proj.game.seed)
     try:
         events, after = decide(sealed_passes.folded(public, sealed), seed)
         if window_open(after):
             more, after = bots_act(after, seed)
             events = events + more
-        more, after = _standing_answers(proj.game_id, public, after, seed)
+        more, after = _standing_answers(
+            proj.game_id, public, after, seed, ahead.orders if ahead is not None else None
+        )
         events = events + more
     except IllegalCommand as err:
         raise ApiError.from_engine(err) from None
-    done = _publish(proj, public, sealed, events, after)
+    done = _publish(proj, public, sealed, events, after, ahead.told if ahead is not None else None)
     if then is not None:
         then(done)
     return done
 
 
 def _publish(proj: GameProjection, public: GameState, sealed: list[SealedPass],
-             events: list[Event], after: GameState) -> Committed:  # fmt: skip
+             events: list[Event], after: GameState,
+             told_ahead: derive.Ahead | None) -> Committed:  # fmt: skip
     """Seal the passes that leave the window open (R19); append everything else, led by the
     window's sealed passes (each with its own `at`, in the order received) once it closed."""
     now = timezone.now()
@@ -196,8 +230,8 @@ def _publish(proj: GameProjection, public: GameState, sealed: list[SealedPass],
         # Someone came or went while the window stays open: that is told, and the passes
         # stay sealed, carried to the new seq (R19).
         done = append(proj.game_id, proj, public, [(now, told)], fold(told, public),
-                       deadline_state=after,
-                       sealed=sealed_passes.as_events(sealed) + keep)  # fmt: skip
+                       deadline_state=after, sealed=sealed_passes.as_events(sealed) + keep,
+                       told_ahead=told_ahead)  # fmt: skip
         sealed_passes.carry(proj.game_id, sealed, done.seq)
         _seal(proj.game_id, done.seq, keep, after, now, tell=False)
         return done
@@ -205,7 +239,16 @@ def _publish(proj: GameProjection, public: GameState, sealed: list[SealedPass],
     # tells nothing else while a window stays open.
     runs = sealed_passes.runs(sealed) + [(now, told)]
     shown = fold(sealed_passes.as_events(sealed) + told, public) if keep else after
-    done = append(proj.game_id, proj, public, runs, shown, deadline_state=after, sealed=keep)
+    done = append(
+        proj.game_id,
+        proj,
+        public,
+        runs,
+        shown,
+        deadline_state=after,
+        sealed=keep,
+        told_ahead=told_ahead,
+    )
     if keep:  # a window opened in this batch, and bots or standing orders passed in it
         _seal(proj.game_id, done.seq, keep, after, now, tell=False)
     return done
@@ -242,8 +285,8 @@ def _last_human_act(before: GameState | None, runs: list[tuple[datetime, list[Ev
 
 def append(game_id: int, proj: GameProjection | None, before: GameState | None,
             runs: list[tuple[datetime, list[Event]]], after: GameState, *,
-            deadline_state: GameState | None = None,
-            sealed: list[Event] = ()) -> Committed:  # fmt: skip
+            deadline_state: GameState | None = None, sealed: list[Event] = (),
+            told_ahead: derive.Ahead | None = None) -> Committed:  # fmt: skip
     """Append the batches of `runs` (each of one `at`), project them as one batch, and after
     COMMIT broadcast them together (with `sealed`, the passes sealed in the window left open
     at the new seq: each passer's own view shows his) and schedule the next deadline."""
@@ -260,7 +303,7 @@ def append(game_id: int, proj: GameProjection | None, before: GameState | None,
                          deadline_state=deadline_state,
                          acted_at=_last_human_act(before, runs, after))  # fmt: skip
     answered = frozenset(e.data["seat"] for e in sealed)
-    told = derive.at_commit(game_id, head_before, before, runs, proj, answered)
+    told = derive.at_commit(game_id, head_before, before, runs, proj, answered, told_ahead)
     passes = [e.data for e in sealed]
     transaction.on_commit(lambda: publish.broadcast(game_id, rows, proj, passes))
     transaction.on_commit(lambda: deadline.schedule(game_id, proj))  # R21, bots

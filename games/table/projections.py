@@ -16,7 +16,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import F
 
-from games.core import event_store, sealed_passes
+from games.core import event_store, plain_sql, sealed_passes
 from games.core.codec import state_to_json
 from games.core.models import Game, GameProjection, GameSnapshot
 from games.engine import Event, GameState, fold
@@ -87,21 +87,37 @@ def _pause_or_resume(since: datetime | None, human_at: datetime | None,
 
 def lock(game_id: int) -> GameProjection | None:
     """The game's projection, its row locked for this transaction (FOR UPDATE where the
-    database has it), with the game's seed (`proj.game.seed`); None for an unknown game. Plain
-    SQL: the ORM compiled this query anew for every command."""
+    database has it), with the game's seed (`proj.game.seed`); None for an unknown game."""
+    return plain_sql.together(lock_read(game_id))[0]
+
+
+_COLUMNS = tuple(f.name for f in GameProjection._meta.concrete_fields)
+
+
+def lock_read(game_id: int) -> plain_sql.Read:
+    """`lock` as a read to send with others (games.table.commit). Plain SQL: the ORM compiled
+    this query anew for every command."""
     meta, game = GameProjection._meta, Game._meta
     lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
     if lock and connection.features.has_select_for_update_of:
         lock += " OF p"
-    sql = (f"SELECT p.*, g.seed AS game_seed FROM {meta.db_table} p"
+    columns = ", ".join(f"p.{meta.get_field(name).column}" for name in _COLUMNS)
+    sql = (f"SELECT {columns}, g.seed FROM {meta.db_table} p"
            f" JOIN {game.db_table} g ON g.{game.pk.column} = p.{meta.pk.column}"
            f" WHERE p.{meta.pk.column} = %s{lock}")  # fmt: skip
-    found = list(GameProjection.objects.raw(sql, [game_id]))
-    if not found:
-        return None
-    proj = found[0]
-    proj.game = Game(pk=game_id, seed=proj.game_seed)
-    return proj
+    read = plain_sql.reader(GameProjection, _COLUMNS)
+
+    def found(rows: list[tuple]) -> GameProjection | None:
+        if not rows:
+            return None
+        *values, seed = rows[0]
+        proj = GameProjection(**dict(zip((f.attname for f in GameProjection._meta.concrete_fields),
+                                         read(tuple(values)), strict=True)))  # fmt: skip
+        proj._state.adding, proj._state.db = False, connection.alias
+        proj.game = Game(pk=game_id, seed=bytes(seed))
+        return proj
+
+    return plain_sql.Read(sql, [game_id], found)
 
 
 def _update(game_id: int, fields: dict) -> None:
@@ -113,9 +129,9 @@ def _update(game_id: int, fields: dict) -> None:
         field = meta.get_field(name)
         columns.append(f"{field.column} = %s")
         params.append(field.get_db_prep_save(value, connection))
-    with connection.cursor() as cursor:
-        cursor.execute(f"UPDATE {meta.db_table} SET {', '.join(columns)}"
-                       f" WHERE {meta.pk.column} = %s", [*params, game_id])  # fmt: skip
+    # Its row is locked by this transaction (`lock`): no count to wait for.
+    plain_sql.changed(f"UPDATE {meta.db_table} SET {', '.join(columns)}"
+                      f" WHERE {meta.pk.column} = %s", [*params, game_id], wait=False)  # fmt: skip
 
 
 def refresh_deadline(proj: GameProjection, state: GameState) -> bool:

@@ -19,7 +19,7 @@ from games.core import plain_sql
 from games.core.errors import ApiError
 from games.engine import ORDERS, GameState
 from games.engine.errors import Code
-from games.table.models import StandingOrder
+from games.table.models import PlayerSeat, StandingOrder
 from games.table.selectors import current, seat_of
 
 
@@ -100,11 +100,12 @@ class _Order:
     block: str | None
 
 
-def orders_by_seat(game_id: int, state: GameState) -> dict[int, str]:
+def orders_by_seat(game_id: int, state: GameState,
+                   known: list[tuple] | None = None) -> dict[int, str]:  # fmt: skip
     """Seat → order for the seats asked in the open window of `state` whose player has an
-    order there (the game's, else his default). Bots have none. One statement, in plain SQL
-    (games.core.plain_sql): it runs in the command that opens a window, a hot path (bench-load,
-    pinned statement counts)."""
+    order there (the game's, else his default). Bots have none. `known`: the rows of
+    `seated_read`, read with the command's other reads; else one statement, in plain SQL
+    (games.core.plain_sql): it runs in the command that opens a window, a hot path."""
     seats = {
         name: seat
         for seat, name in enumerate(state.names)
@@ -112,12 +113,25 @@ def orders_by_seat(game_id: int, state: GameState) -> dict[int, str]:
     }
     if not seats:
         return {}
-    rows = plain_sql.rows(
-        f"SELECT u.username, o.game_id, o.block FROM {StandingOrder._meta.db_table} o"
-        f" JOIN {get_user_model()._meta.db_table} u ON u.id = o.user_id"
-        f" WHERE u.username IN ({plain_sql.marks(seats)})"
-        " AND (o.game_id = %s OR o.game_id IS NULL) ORDER BY o.id",
-        (*seats, game_id))  # fmt: skip
-    latest = _latest_wins(((name, game), _Order(block)) for name, game, block in rows)
+    if known is None:
+        known = plain_sql.rows(
+            f"SELECT u.username, o.game_id, o.block FROM {StandingOrder._meta.db_table} o"
+            f" JOIN {get_user_model()._meta.db_table} u ON u.id = o.user_id"
+            f" WHERE u.username IN ({plain_sql.marks(seats)})"
+            " AND (o.game_id = %s OR o.game_id IS NULL) ORDER BY o.id",
+            (*seats, game_id))  # fmt: skip
+    latest = _latest_wins(((name, game), _Order(block)) for name, game, block in known
+                          if name in seats)  # fmt: skip
     applying = {seat: _applies(latest, name, game_id) for name, seat in seats.items()}
     return {seat: block for seat, block in applying.items() if block is not None}
+
+
+def seated_read(game_id: int) -> plain_sql.Read:
+    """The orders (this game's and the defaults) of everyone seated in the game, as a read
+    sent with the command's others (games.table.commit): `orders_by_seat`'s `known`."""
+    return plain_sql.Read(
+        f"SELECT u.username, o.game_id, o.block FROM {StandingOrder._meta.db_table} o"
+        f" JOIN {get_user_model()._meta.db_table} u ON u.id = o.user_id"
+        f" WHERE o.user_id IN (SELECT user_id FROM {PlayerSeat._meta.db_table} WHERE game_id = %s)"
+        " AND (o.game_id = %s OR o.game_id IS NULL) ORDER BY o.id",
+        [game_id, game_id])  # fmt: skip

@@ -4,10 +4,13 @@ say here why it is worth it."""
 
 from __future__ import annotations
 
+import tempfile
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from psycopg import pq
 
 from games.table import commands
 from tests.service.test_websockets import PLAY, table  # noqa: F401 (fixture)
@@ -17,22 +20,29 @@ pytestmark = pytest.mark.django_db(transaction=True)
 # The token is looked up on every request: remembering it per process would let a revoked
 # token or a removed staff flag act on for a while (docs/PERFORMANCE.md, the lean write path).
 VIEW = ["token and user", "projection"]
+# A command reads what it may need at once, then writes (issue 19: games.table.commit, in
+# psycopg's pipeline mode, games.core.plain_sql.pipeline): 13 statements in 4 round trips
+# where it was 11 in 11.
 COMMAND = [  # no read of stored answers first: the unique row guards a spent key (services)
-    "BEGIN",
+    "BEGIN",  # its own round trip: psycopg waits to learn the transaction began
+    # The reads, one round trip: the lock first, so the others see the last commit.
     "projection, FOR UPDATE",
-    "the asked players' standing orders (the play opens a block window: issue 10)",
+    "the passes sealed at the game's seq (a block window's, R19)",
+    "the seated players' standing orders (a play opens a block window: issue 10)",
+    "the notification cursor, FOR UPDATE",
+    "the seated players' accounts, mail preferences and presence",
+    # The writes, one round trip: nothing waits for their results before COMMIT.
     "INSERT the events",
     "UPDATE the projection",
     # The notifications are told in the command's own transaction (games.notifications.derive
-    # .at_commit): four statements here instead of a Celery task per move that re-read the log
-    # and ran 15-20 statements of its own (bench-load: 10-20 ms of worker CPU per move).
+    # .at_commit), not by a Celery task per move that re-read the log.
     "UPDATE the notification cursor",
-    "the told players' accounts and mail preferences",
     "INSERT the notifications",
     "INSERT the decision's deadline_soon reminder",
-    "INSERT the idempotent answer",
-    "COMMIT",
+    "INSERT the idempotent answer (what was appended, not a rendered view)",
+    "COMMIT",  # its own round trip
 ]
+COMMAND_ROUND_TRIPS = 4
 REST_COMMAND = ["token and user", *COMMAND]
 
 
@@ -42,12 +52,29 @@ def statements(call) -> list[str]:
     return [q["sql"] for q in captured.captured_queries]
 
 
+def round_trips(call) -> int:
+    """How many times this process's connection waited for PostgreSQL during `call`: the turns
+    from the client's messages to the server's in libpq's protocol trace."""
+    connection.ensure_connection()
+    pgconn = connection.connection.pgconn
+    with tempfile.TemporaryFile("w+") as trace:
+        pgconn.trace(trace.fileno())
+        pgconn.set_trace_flags(pq.Trace.SUPPRESS_TIMESTAMPS)
+        try:
+            call()
+        finally:
+            pgconn.untrace()
+        trace.seek(0)
+        sides = [line[0] for line in trace.read().splitlines() if line[:1] in ("F", "B")]
+    return sum(1 for a, b in zip(sides, sides[1:], strict=False) if (a, b) == ("F", "B"))
+
+
 def test_a_rest_view_is_two_statements(table):
     sql = statements(lambda: table.seats[0].get(f"/api/games/{table.gid}/"))
     assert len(sql) == len(VIEW), sql
 
 
-def test_a_rest_command_is_twelve_statements_and_one_transaction(table):
+def test_a_rest_command_is_fourteen_statements_and_one_transaction(table):
     seq = table.seats[0].get(f"/api/games/{table.gid}/").json()["seq"]
     answer = None
 
@@ -71,8 +98,38 @@ def test_a_socket_command_is_the_service_call_alone(table):
     seq = table.seats[0].get(f"/api/games/{table.gid}/").json()["seq"]
     body = {"expected_seq": seq, **PLAY}
     sql = statements(lambda: commands.game_command(user=user, game_id=table.gid, body=body,
-                                                   key="s1"))  # fmt: skip
+                                                   key="s1", view=False))  # fmt: skip
     assert len(sql) == len(COMMAND), sql
+
+
+def test_a_socket_command_is_four_round_trips(table):
+    """Issue 19: BEGIN, the reads, the writes, COMMIT. The play opens a block window and
+    tells both other players (two notifications, a reminder): the usual move."""
+    user = get_user_model().objects.get(username=table.seats[0].username)
+    seq = table.seats[0].get(f"/api/games/{table.gid}/").json()["seq"]
+    body = {"expected_seq": seq, **PLAY}
+    trips = round_trips(lambda: commands.game_command(user=user, game_id=table.gid, body=body,
+                                                      key="s2", view=False))  # fmt: skip
+    assert trips == COMMAND_ROUND_TRIPS
+
+
+def test_a_pass_that_stays_sealed_is_four_round_trips_too(table):
+    """R19: a pass that leaves the window open is sealed, nothing appended: its sealed pass
+    and the idempotent answer are the only writes, in the same four round trips (the window's
+    sealed passes were read with the lock)."""
+    user = get_user_model().objects.get(username=table.seats[0].username)
+    seq = table.seats[0].get(f"/api/games/{table.gid}/").json()["seq"]
+    commands.game_command(user=user, game_id=table.gid, key="p0", view=False,
+                          body={"expected_seq": seq, **PLAY})  # fmt: skip
+    passer = get_user_model().objects.get(username=table.seats[1].username)
+    seq = table.seats[1].get(f"/api/games/{table.gid}/").json()["seq"]
+    sql: list[str] = []
+    trips = round_trips(lambda: sql.extend(statements(lambda: commands.game_command(
+        user=passer, game_id=table.gid, key="p1", view=False,
+        body={"expected_seq": seq, "type": "pass"}))))  # fmt: skip
+    writes = [s.split(" (")[0] for s in sql if s.startswith(("INSERT", "UPDATE", "DELETE"))]
+    assert writes == ["INSERT INTO games_sealedpass", "INSERT INTO games_idempotentanswer"], sql
+    assert trips == COMMAND_ROUND_TRIPS, sql
 
 
 def test_a_deleted_token_or_a_deactivated_user_is_refused_at_once(table):
@@ -90,6 +147,7 @@ def test_a_deleted_token_or_a_deactivated_user_is_refused_at_once(table):
         clients.append(client)
     Token.objects.filter(key=keys[0]).first().delete()
     assert clients[0].get(url).status_code == 401
-    Token.objects.get(key=keys[1]).user.__class__.objects.filter(
-        auth_token__key=keys[1]).update(is_active=False)  # no signal: a bulk change
+    Token.objects.get(key=keys[1]).user.__class__.objects.filter(auth_token__key=keys[1]).update(
+        is_active=False
+    )  # no signal: a bulk change
     assert clients[1].get(url).status_code == 401
