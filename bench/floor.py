@@ -11,10 +11,12 @@ BEGIN and COMMIT included, and commits: the move lands as the service would have
 (same events and hash chain, projection, notifications, stored answer), and the next move is
 recorded from there. So the statement list is the code's own in every run; it cannot drift.
 
-Two ways of sending, alternating move by move so load hits both alike:
-- as the command path sends them: one round trip per statement (the floor);
-- the same statements in one psycopg pipeline: one round trip for the whole move (what the
-  command path could reach by sending its statements together).
+Three ways of sending, in turn move by move so load hits each alike:
+- one round trip per statement (how the command path sent them before issue 19's pipeline);
+- grouped as the command path now sends them (games.table.commit in psycopg's pipeline mode):
+  BEGIN, then every statement before the first write in one round trip (the lock and the
+  reads sent with it), then the rest in one, then COMMIT: four round trips (the floor);
+- all of them in one psycopg pipeline: one round trip for the whole move (the limit).
 
 Timed per move from BEGIN to COMMIT's answer; CPU is this process's thread time inside those
 windows plus the PostgreSQL backend's user + system time over the whole run (it does nothing
@@ -91,14 +93,20 @@ def label(sql: str) -> str:
     return f"{verb} {table.group(1)}{lock}" if table else verb
 
 
-def send(cursor, statements: Sequence[Statement], *, pipeline: bool = False,
+ONE, PATH, PIPELINE = "one per statement", "as the command path", "one pipeline"
+_WRITES = ("INSERT", "UPDATE", "DELETE")
+
+
+def send(cursor, statements: Sequence[Statement], *, way: str = ONE,
          each: list[float] | None = None) -> None:  # fmt: skip
     """Send the statements on `cursor`'s autocommit connection, reading every result as
-    Django does; `pipeline`: all in one round trip; `each`: the time of each, appended."""
-    if pipeline:
-        with cursor.connection.pipeline():
-            for sql, params in statements:
-                cursor.execute(sql, params)
+    Django does (`ONE`; `each`: the time of each, appended); `PIPELINE`: all in one round
+    trip; `PATH`: in the command path's four round trips (`groups`)."""
+    if way != ONE:
+        for group in groups(statements) if way == PATH else [statements]:
+            with cursor.connection.pipeline():
+                for sql, params in group:
+                    cursor.execute(sql, params)
         return
     for sql, params in statements:
         started = time.perf_counter()
@@ -107,6 +115,15 @@ def send(cursor, statements: Sequence[Statement], *, pipeline: bool = False,
             cursor.fetchall()
         if each is not None:
             each.append(time.perf_counter() - started)
+
+
+def groups(statements: Sequence[Statement]) -> list[list[Statement]]:
+    """BEGIN | the statements before the first write | the rest | COMMIT."""
+    body = list(statements[1:-1])
+    first_write = next((i for i, (sql, _) in enumerate(body)
+                        if sql.lstrip()[:6].upper() in _WRITES), len(body))  # fmt: skip
+    parts = [[statements[0]], body[:first_write], body[first_write:], [statements[-1]]]
+    return [part for part in parts if part]
 
 
 def connect(conninfo: str):
@@ -122,7 +139,7 @@ def connect(conninfo: str):
 class Way:
     """One way of sending the moves: its latencies (s) and CPU (s)."""
 
-    pipeline: bool
+    way: str
     times: list[float] = field(default_factory=list)
     client_cpu_s: float = 0.0
     backend_cpu_s: float = 0.0
@@ -166,14 +183,14 @@ def _next_move(game: int, users: list, rnd: random.Random) -> tuple[Any, dict] |
 
 
 def run(conninfo: str, moves: int = 600, seed: int = 19) -> dict:
-    """`moves` real moves of 2-, 3- and 4-seat games, alternately sent one statement per
-    round trip and pipelined; returns the figures for the report."""
+    """`moves` real moves of 2-, 3- and 4-seat games, sent each of the three ways in turn;
+    returns the figures for the report."""
     import games.tasks  # noqa: F401 (registers the tasks the commits name, as the web does)
     from bench.env import _cpu_s, load
     from games.table import commands
 
     users, rnd = _players(4), random.Random(seed)
-    ways = [Way(pipeline=False), Way(pipeline=True)]
+    ways = [Way(ONE), Way(PATH), Way(PIPELINE)]
     trips: Counter = Counter()  # statements (= round trips, one by one) per move
     shapes: Counter = Counter()
     seats, game, games = 2, None, 0
@@ -183,7 +200,7 @@ def run(conninfo: str, moves: int = 600, seed: int = 19) -> dict:
                                 " current_setting('fsync'), version()").fetchone()  # fmt: skip
         cursors = [c.cursor() for c in conns]
         cpu_before = [_cpu_s(c.info.backend_pid) for c in conns]
-        while len(ways[0].times) + len(ways[1].times) < moves:
+        while sum(len(way.times) for way in ways) < moves:
             move = _next_move(game, users, rnd) if game is not None else None
             if move is None:  # a new table, 2 to 4 seats in turn
                 seats = 2 + (seats - 1) % 3 if game is not None else 2
@@ -195,15 +212,15 @@ def run(conninfo: str, moves: int = 600, seed: int = 19) -> dict:
             user, body = move
             key = uuid.uuid4().hex
             statements = capture(partial(commands.game_command, user=user, game_id=game,
-                                          body=body, key=key))  # fmt: skip
+                                          body=body, key=key, view=False))  # fmt: skip
             shape = tuple(label(sql) for sql, _ in statements)
             trips[len(statements)] += 1
             shapes[shape] += 1
-            i = (len(ways[0].times) + len(ways[1].times)) % 2
+            i = sum(len(way.times) for way in ways) % len(ways)
             way, cursor = ways[i], cursors[i]
             each: list[float] = []
             cpu, started = time.thread_time(), time.perf_counter()
-            send(cursor, statements, pipeline=way.pipeline, each=each)
+            send(cursor, statements, way=way.way, each=each)
             way.times.append(time.perf_counter() - started)
             way.client_cpu_s += time.thread_time() - cpu
             for name, t in zip(shape, each, strict=False):
@@ -220,6 +237,7 @@ def run(conninfo: str, moves: int = 600, seed: int = 19) -> dict:
         "round_trips": {"per_move": dict(sorted(trips.items())),
                         "median": statistics.median(trips.elements()),
                         "common_move": list(common), "common_moves": common_count},
-        "one_per_statement": ways[0].summary(), "pipelined": ways[1].summary(),
+        "one_per_statement": ways[0].summary(), "as_the_path": ways[1].summary(),
+        "pipelined": ways[2].summary(),
         "load": load(),
     }  # fmt: skip

@@ -123,11 +123,11 @@ def pipeline() -> Iterator[Callable[[], None]]:
             with connection.wrap_database_errors:
                 pipe.sync()
 
-        _state.sync = sync
+        outer, _state.sync = getattr(_state, "sync", None), sync
         try:
             yield sync
         finally:
-            _state.sync = None
+            _state.sync = outer
 
 
 _state = threading.local()  # the pipeline's sync, and whether a statement needs no count

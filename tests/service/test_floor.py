@@ -63,16 +63,25 @@ def test_a_bare_connection_sending_the_recording_lands_the_move(table):  # noqa:
     report = event_store.verify_chain(event_store.load(table.gid))
     assert report.ok and report.length == proj.seq and report.head_hash == proj.head_hash
     assert IdempotentAnswer.objects.get(key="floor-3").answer["seq"] == proj.seq
-    # The next move is recorded from there, and pipelined it lands too.
+    # The next move is recorded from there, and in the command path's round trips it lands too.
     user = get_user_model().objects.get(username=table.seats[1].username)
     view = selectors.game_view(table.gid, state, user, seq=proj.seq, deadline=None)
     body = {"expected_seq": proj.seq, **view["legal"][0]}
     recorded = floor.capture(lambda: commands.game_command(user=user, game_id=table.gid,
                                                            body=body, key="floor-4"))  # fmt: skip
     with floor.connect(_bare_conninfo()) as conn:
-        floor.send(conn.cursor(), recorded, pipeline=True)
+        floor.send(conn.cursor(), recorded, way=floor.PATH)
     # (a pass in the open block window is sealed and moves no seq, R19: the answer shows it)
     assert IdempotentAnswer.objects.filter(key="floor-4").exists()
+
+
+def test_the_path_s_round_trips_are_begin_the_reads_the_writes_commit(table):  # noqa: F811
+    _, call = _command(table, "floor-5")
+    parts = floor.groups(floor.capture(call))
+    assert [len(p) for p in parts] == [1, 5, len(COMMAND) - 7, 1], parts
+    assert all(sql.lstrip().upper().startswith("SELECT") for sql, _ in parts[1])
+    assert not any(sql.lstrip().upper().startswith("SELECT") for sql, _ in parts[2])
+    assert parts[0][0][0] == "BEGIN" and parts[-1][0][0] == "COMMIT"
 
 
 def test_a_call_that_opens_no_transaction_is_not_a_move():

@@ -251,18 +251,26 @@ def test_a_game_with_standing_blocks_and_passes_verifies_green(make_player, rigg
 
 
 @pytest.mark.django_db
-def test_orders_cost_one_statement_when_a_window_opens_and_none_otherwise(make_player, rigged):
+def test_orders_cost_one_statement_read_with_the_lock(make_player, rigged):
+    """Issue 19: every command reads the seated players' orders in one statement sent with
+    its row lock (one round trip: games.table.commit._read_ahead), before its first write, so
+    a play that opens a window waits for no read of its own."""
     t = table(make_player)
     default_order(t.seats[2], "never")
 
-    def orders_read(call) -> int:
+    def orders_read(call) -> list[int]:
         with CaptureQueriesContext(connection) as captured:
             call()
-        return sum("games_standingorder" in q["sql"] for q in captured.captured_queries)
+        sql = [q["sql"] for q in captured.captured_queries]
+        lock = next(i for i, q in enumerate(sql) if "FOR UPDATE" in q)
+        first_write = next(i for i, q in enumerate(sql) if q.startswith(("INSERT", "UPDATE")))
+        found = [i for i, q in enumerate(sql) if "games_standingorder" in q]
+        assert all(lock < i < first_write for i in found), sql
+        return found
 
     opened: list[dict] = []
-    assert orders_read(lambda: opened.append(play(t))) == 1  # the play opened the window
+    assert len(orders_read(lambda: opened.append(play(t)))) == 1  # the play opened the window
     seq = opened[0]["seq"]
     answer: list = []
     passes = lambda: answer.append(send(t.seats[1], t.gid, {"expected_seq": seq, **PASS}))  # noqa: E731
-    assert orders_read(passes) == 0 and answer[0].status_code == 200  # open already
+    assert len(orders_read(passes)) == 1 and answer[0].status_code == 200
