@@ -6,11 +6,11 @@ beat's sweep.
   deadline has passed, so a duplicate or late delivery changes nothing, and an early one only
   asks to come back when due.
 - `sweep()` advances every overdue game, side by side (each under its own row lock).
-- `run()` is the one loop: it sweeps at each deadline and at least every 0.2 s, and runs one
-  step beside it when something is due for it — the reminders due, in `manage.py run_deadlines`
-  (production: deadlines on PostgreSQL alone, whatever the broker does), or every notification
-  chore, in the thread of `make run` (`start`), which has no Celery at all and sleeps while
-  nothing is due (games.clock.alarm).
+- `run()` is the one loop: it looks every 0.2 s (one statement: `next_due`), sweeps when a
+  deadline has passed, and runs one step beside it when something is due for it — the
+  reminders due, in `manage.py run_deadlines` (production: deadlines on PostgreSQL alone,
+  whatever the broker does), or every notification chore, in the thread of `make run`
+  (`start`), which has no Celery at all and sleeps while nothing is due (games.clock.alarm).
 
 The acts are the table's commands, called directly: this package sits above games.table.
 """
