@@ -223,12 +223,14 @@ class Running:
     base: str
     web: int  # process group ids
     celery: int
+    runner: int
 
     def cpu(self) -> dict[str, float]:
-        """CPU seconds so far: web workers, Celery worker, the bench DB's backends, this
-        process (the benchmark's clients)."""
+        """CPU seconds so far: web workers, Celery worker, the deadline runner, the bench DB's
+        backends, this process (the benchmark's clients)."""
         return {"web": _group_cpu_s(self.web), "celery": _group_cpu_s(self.celery),
-                "postgres": _postgres_cpu_s(), "client": time.process_time()}  # fmt: skip
+                "runner": _group_cpu_s(self.runner), "postgres": _postgres_cpu_s(),
+                "client": time.process_time()}  # fmt: skip
 
 
 def cpu_per(before: dict[str, float], after: dict[str, float], units: int) -> dict[str, float]:
@@ -241,23 +243,29 @@ def cpu_per(before: dict[str, float], after: dict[str, float], units: int) -> di
 def server(*, ws_deflate: bool | None = None, ws: str | None = None, workers: int = 2,
            logs: Path = Path("/tmp")) -> Iterator[Running]:  # fmt: skip
     """The production shape of docker-compose.yml on a free loopback port: its uvicorn command
-    with `workers` processes (uvicorn_argv) plus one Celery worker, both on sejmi.settings as
-    shipped (service_env: DEBUG off, throttles raised); yields it running, stops both after.
-    ws_deflate, ws: uvicorn's --ws-per-message-deflate, --ws instead of compose's (for a
-    comparison)."""
+    with `workers` processes (uvicorn_argv), one Celery worker and the deadline runner
+    (`manage.py run_deadlines`), all on sejmi.settings as shipped (service_env: DEBUG off,
+    throttles raised) with compose's SEJMI_DEADLINE_RUNNER=1, so that no clock's deadline is
+    a Celery task (issue 19); yields it running, stops them after. ws_deflate, ws: uvicorn's
+    --ws-per-message-deflate, --ws instead of compose's (for a comparison)."""
     port = free_port()
-    web = start(uvicorn_argv(port, workers, ws_deflate, ws), logs / f"sejmi-bench-web-{port}.log")
+    shipped = {"SEJMI_DEADLINE_RUNNER": "1"}  # docker-compose.yml's x-env
+    web = start(uvicorn_argv(port, workers, ws_deflate, ws), logs / f"sejmi-bench-web-{port}.log",
+                **shipped)  # fmt: skip
     celery_argv = [str(BIN / "celery"), "-A", "sejmi", "worker", "--pool", "solo",
                    "--loglevel", "WARNING", "--without-gossip", "--without-mingle",
                    "--without-heartbeat"]  # fmt: skip
-    celery = start(celery_argv, logs / f"sejmi-bench-celery-{port}.log")
+    celery = start(celery_argv, logs / f"sejmi-bench-celery-{port}.log", **shipped)
+    runner = start([sys.executable, "manage.py", "run_deadlines"],
+                   logs / f"sejmi-bench-runner-{port}.log", **shipped)  # fmt: skip
     try:
         base = f"http://127.0.0.1:{port}"
         wait_http(base, web)
-        yield Running(base, web.pid, celery.pid)
+        yield Running(base, web.pid, celery.pid, runner.pid)
     finally:
         stop(web)
         stop(celery)
+        stop(runner)
 
 
 @contextmanager

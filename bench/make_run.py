@@ -54,14 +54,20 @@ def wait_up(base: str) -> None:
     raise SystemExit("the server did not come up")
 
 
-def play_games(base: str, games: int) -> int:
-    """`games` 2-seat games, seat 1 the bot; the human plays its first legal command each
-    time it is asked. Returns how many of the human's commands were acknowledged."""
+def player(base: str) -> httpx.Client:
+    """A registered player's client (registering hashes a password: about a second of CPU on
+    a slow machine, so it is done before the CPU of the commands is read)."""
     client = httpx.Client(base_url=base, timeout=30)
     name = f"p{uuid.uuid4().hex[:8]}"
     body = {"username": name, "password": "pw-" + name * 2}
     token = client.post("/api/auth/register/", json=body)
     client.headers["Authorization"] = f"Token {token.json()['token']}"
+    return client
+
+
+def play_games(client: httpx.Client, games: int) -> int:
+    """`games` 2-seat games, seat 1 the bot; the human plays its first legal command each
+    time it is asked. Returns how many of the human's commands were acknowledged."""
     acked = 0
     for _ in range(games):
         gid = client.post("/api/games/", json={"seats": 2, "options": {"bots": [1]}}).json()["id"]
@@ -92,12 +98,13 @@ def main() -> None:
         server = start(port, workdir)
         try:
             wait_up(base)
+            client = player(base)
             time.sleep(3)  # start-up settles
             c0, t0 = cpu_seconds(server.pid), time.monotonic()
             time.sleep(args.idle)
             idle_rate = (cpu_seconds(server.pid) - c0) / (time.monotonic() - t0)
             c1, t1 = cpu_seconds(server.pid), time.monotonic()
-            acked = play_games(base, args.games)
+            acked = play_games(client, args.games)
             busy_s = time.monotonic() - t1
             used = cpu_seconds(server.pid) - c1 - idle_rate * busy_s
         finally:

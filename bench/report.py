@@ -269,8 +269,9 @@ def markdown(result: dict) -> str:
         f"in {result['took_s']:.0f} s; load average before {result['load_before']}, after "
         f"{result['load_after']}.",
         f"Server: `{result['server']}` (docker-compose.yml's web command on loopback, 2 workers "
-        "for the 2 cores) plus one Celery worker (`--pool solo`), on sejmi.settings as shipped "
-        "(psycopg pool per process), DEBUG off, throttles raised.",
+        "for the 2 cores) plus one Celery worker (`--pool solo`) and the deadline runner "
+        "(`manage.py run_deadlines`, SEJMI_DEADLINE_RUNNER=1 as in compose), on sejmi.settings "
+        "as shipped (psycopg pool per process), DEBUG off, throttles raised.",
         "",
     ]
     ref = reference(result)

@@ -7,7 +7,8 @@ benchmark (each bounded to about two minutes), prints a summary and, with --writ
 figures into the Service section of docs/PERFORMANCE.md.
 
 The servers are the product as shipped: docker-compose.yml's uvicorn command on loopback with
-2 workers (bench.env.uvicorn_argv) plus one Celery worker, on sejmi.settings (DEBUG off and
+2 workers (bench.env.uvicorn_argv) plus one Celery worker and the deadline runner (`manage.py
+run_deadlines`, with compose's SEJMI_DEADLINE_RUNNER=1), on sejmi.settings (DEBUG off and
 throttles raised through the environment). The fan-out runs once more with uvicorn's
 per-message deflate on, the one server option left to compare.
 

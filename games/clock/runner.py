@@ -6,10 +6,11 @@ beat's sweep.
   deadline has passed, so a duplicate or late delivery changes nothing, and an early one only
   asks to come back when due.
 - `sweep()` advances every overdue game, side by side (each under its own row lock).
-- `run()` is the one loop: it sweeps every 0.2 s and runs one step beside it on its own period —
-  the reminders due, in `manage.py run_deadlines` (production: deadlines on PostgreSQL alone,
+- `run()` is the one loop: it looks every 0.2 s (one statement: `next_due`), sweeps when a
+  deadline has passed, and runs one step beside it when something is due for it — the
+  reminders due, in `manage.py run_deadlines` (production: deadlines on PostgreSQL alone,
   whatever the broker does), or every notification chore, in the thread of `make run`
-  (`start`), which has no Celery at all.
+  (`start`), which has no Celery at all and sleeps while nothing is due (games.clock.alarm).
 
 The acts are the table's commands, called directly: this package sits above games.table.
 """
@@ -21,17 +22,20 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from functools import partial
 
-from django.db import close_old_connections
+from django.db import close_old_connections, connection
 from django.utils import timezone
 
-from games.clock.alarm import Alarm
-from games.core import task_queue
+from games.clock.alarm import IDLE_LOOK_S, STOP_LOOK_S, Alarm
+from games.core import plain_sql, task_queue
 from games.core.db_pool import half_the_pool
 from games.core.errors import ApiError
 from games.core.models import DeadlineKind, GameProjection
 from games.notifications import runner as notifications
+from games.notifications.models import DeadlineReminder
 from games.table import away, commands, vacations
 from games.table.deadline import RACE_CODES, schedule
 
@@ -58,8 +62,10 @@ def advance(game_id: int, seq: int) -> str:
     the task is scheduled again for the deadline) or REFUSED (the engine refused what the
     deadline does: a bug, logged at ERROR; the sweeper will try again). Never raises for a
     stale or early call."""
-    proj = GameProjection.objects.filter(game_id=game_id).only(
-        "seq", "deadline_at", "deadline_kind").first()  # fmt: skip
+    found = list(GameProjection.objects.raw(  # plain SQL: the ORM compiled it for every act
+        "SELECT game_id, seq, deadline_at, deadline_kind"
+        f" FROM {GameProjection._meta.db_table} WHERE game_id = %s", [game_id]))  # fmt: skip
+    proj = found[0] if found else None
     if proj is None or proj.seq != seq or proj.deadline_at is None:
         return MOVED_ON
     if proj.deadline_at > timezone.now():
@@ -81,11 +87,7 @@ def sweep(*, limit: int = 200, pool: Executor | None = None) -> int:
     """Advance every game whose deadline has passed; returns how many acted. With `pool`,
     the games are advanced side by side (each under its own row lock): one game's slow
     transaction, or a command holding its row, does not hold the others' deadlines."""
-    overdue = list(
-        GameProjection.objects.filter(status="active", deadline_at__lte=timezone.now())
-        .order_by("deadline_at")
-        .values_list("game_id", "seq")[:limit]
-    )
+    overdue = _overdue(limit)
     if pool is None:
         return sum(advance(game_id, seq) == ACTED for game_id, seq in overdue)
 
@@ -98,52 +100,125 @@ def sweep(*, limit: int = 200, pool: Executor | None = None) -> int:
     return sum(pool.map(one, overdue))
 
 
+# Every look of the loop asks these and mostly finds nothing: plain SQL (games.core.plain_sql),
+# not the ORM, whose compiling was most of an idle runner's CPU (issue 19).
+def _overdue(limit: int) -> list[tuple[int, int]]:
+    """(game_id, seq) of the active games whose deadline has passed, the most overdue first."""
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    return plain_sql.rows(
+        f"SELECT game_id, seq FROM {GameProjection._meta.db_table} WHERE status = 'active'"
+        " AND deadline_at <= %s ORDER BY deadline_at LIMIT %s", [now, limit])  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Due:
+    deadline: datetime | None  # the earliest deadline of an active game
+    reminder: datetime | None  # the earliest reminder not yet sent (DeadlineReminder)
+
+
+def next_due() -> Due:
+    """When the next deadline and the next reminder are due, in one statement."""
+    games, reminders = GameProjection._meta.db_table, DeadlineReminder._meta.db_table
+    row = plain_sql.rows(
+        f"SELECT (SELECT MIN(deadline_at) FROM {games} WHERE status = 'active'),"
+        f" (SELECT MIN(remind_at) FROM {reminders} WHERE done = false)", [])[0]  # fmt: skip
+    deadline = plain_sql.reader(GameProjection, ["deadline_at"])(row[:1])[0]
+    return Due(deadline, plain_sql.reader(DeadlineReminder, ["remind_at"])(row[1:])[0])
+
+
+def _passed(at: datetime | None) -> bool:
+    return at is not None and at <= timezone.now()
+
+
+def _seconds_to(at: datetime | None, retry: float) -> float:
+    """How long until `at` (None: never); `retry` if it has passed, as happens only when what
+    was due was refused or raced (the loop advanced every overdue game before it asked)."""
+    if at is None:
+        return float("inf")
+    left = (at - timezone.now()).total_seconds()
+    return left if left > 0 else retry
+
+
 def run(*, interval: float = 0.2, stop: threading.Event | None = None,
         beside: Callable[[], object] | None = None, beside_every: float = 1.0,
         alarm: Alarm | None = None) -> None:  # fmt: skip
-    """Sweep until `stop` is set: every game whose deadline has passed, again at once while
-    some acted (bots answer each other at once), then wait `interval`. PostgreSQL is all it
-    needs. Several may run at once (`manage.py run_deadlines` on several hosts): `advance`
-    acts under the game's row lock and only at the seq it read, so a deadline is applied once
-    and the others see MOVED_ON. Overdue games are advanced side by side (half the pool):
-    one after another, a burst of deadlines under load came up to 1.3 s late (bench-load).
-    `beside` runs in the pool every `beside_every` seconds, never twice at once. With `alarm`
-    (`make run`) it looks only when the alarm says something is due, `beside` after each look."""
+    """Look every `interval` until `stop` is set: read when the next deadline and reminder
+    are due (`next_due`, one plain statement: all an idle look costs, issue 19); if a deadline
+    has passed, advance every game whose deadline has, again at once while some acted (bots
+    answer each other at once). PostgreSQL is all it needs. Several may run at once (`manage.py
+    run_deadlines` on several hosts): `advance` acts under the game's row lock and only at the
+    seq it read, so a deadline is applied once and the others see MOVED_ON. Overdue games are
+    advanced side by side (half the pool): one after another, a burst of deadlines under load
+    came up to 1.3 s late (bench-load). `beside` (the reminders) runs in the pool when one is
+    due, at most every `beside_every` seconds, never twice at once. With `alarm` (`make run`)
+    it looks only when the alarm or the next due time says so (`_run_on_alarm`)."""
     stop = stop or threading.Event()
     threads = half_the_pool()
-    pending: Future | None = None
-    beside_at = 0.0
     with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="deadlines") as pool:
-        while not stop.is_set():
-            if alarm is not None:
-                alarm.clear()
-            try:
-                close_old_connections()
-                while sweep(pool=pool if threads > 1 else None) and not stop.is_set():
-                    pass
-            except Exception:
-                log.exception("deadline sweep failed")
-            if alarm is not None:
-                if beside is not None:
-                    _beside(beside)
-                _sleep(alarm, stop)
-                continue
-            if beside is not None and time.monotonic() >= beside_at and (
-                    pending is None or pending.done()):  # fmt: skip
-                pending = pool.submit(_beside, beside)
-                beside_at = time.monotonic() + beside_every
-            stop.wait(interval)
+        advance_all = partial(_advance_all, pool if threads > 1 else None, stop)
+        if alarm is None:
+            _poll(pool, stop, advance_all, beside, interval, beside_every)
+        else:
+            _run_on_alarm(alarm, stop, advance_all, beside, interval)
     close_old_connections()  # this thread's connection back to the pool
 
 
-def _sleep(alarm: Alarm, stop: threading.Event) -> None:
+def _poll(pool: Executor, stop: threading.Event, advance_all: Callable[[], None],
+          beside: Callable[[], object] | None, interval: float,
+          beside_every: float) -> None:  # fmt: skip
+    pending: Future | None = None
+    beside_at = 0.0
+    while not stop.is_set():
+        due = _next_due()
+        if due is None or _passed(due.deadline):
+            advance_all()
+        reminders = due is None or _passed(due.reminder)
+        if beside is not None and reminders and time.monotonic() >= beside_at and (
+                pending is None or pending.done()):  # fmt: skip
+            pending = pool.submit(_beside, beside)
+            beside_at = time.monotonic() + beside_every
+        stop.wait(interval)
+
+
+def _run_on_alarm(alarm: Alarm, stop: threading.Event, advance_all: Callable[[], None],
+                  beside: Callable[[], object] | None, retry: float) -> None:  # fmt: skip
+    """`make run`'s loop: at each ring or next due time, advance every overdue game, then run
+    `beside` (every notification chore) if a reminder is due, a ring asked for it, or
+    alarm.IDLE_LOOK_S has passed (issue 19: no chores for a move that told nobody), then read
+    the next due time (after the chores: what they or a command meanwhile set) and sleep."""
+    due: Due | None = None  # not read yet: anything may be due
+    chores_at = 0.0
+    while not stop.is_set():
+        asked = alarm.clear()
+        advance_all()
+        if beside is not None and (asked or due is None or _passed(due.reminder)
+                                   or time.monotonic() >= chores_at):  # fmt: skip
+            _beside(beside)
+            chores_at = time.monotonic() + IDLE_LOOK_S
+        due = _next_due()
+        if due is None:  # the database away: look again in a while, as the polling loop would
+            stop.wait(STOP_LOOK_S)
+            continue
+        alarm.sleep(stop, min(_seconds_to(due.deadline, retry), _seconds_to(due.reminder, retry)))
+
+
+def _advance_all(pool: Executor | None, stop: threading.Event) -> None:
     try:
-        alarm.sleep(stop)
-    except Exception:  # the database away: look again in a while, as the polling loop would
-        log.exception("the alarm's look at the next due time failed")
-        stop.wait(1.0)
-    finally:
         close_old_connections()
+        while sweep(pool=pool) and not stop.is_set():
+            pass
+    except Exception:
+        log.exception("deadline sweep failed")
+
+
+def _next_due() -> Due | None:
+    """next_due(), or None (logged) if the database did not answer."""
+    try:
+        close_old_connections()
+        return next_due()
+    except Exception:
+        log.exception("the look at the next due time failed")
+        return None
 
 
 def _beside(step: Callable[[], object]) -> None:

@@ -6,8 +6,9 @@ game whose cursor was behind gets the `derive` task instead, which tells everyth
 cursor the same way. `sweep` (celery beat, every 5 s) is the guarantee behind each fast path:
 games not derived yet, reminders due, mails left pending, senders that died (their rows are
 marked lost), presence rows that stopped beating. Without Celery (`make run`, the browser
-tests) the deadline runner's one loop (games.clock.runner.start) calls `sweep` twice a second:
-the same code, a fraction of a second later."""
+tests) the deadline runner's one loop (games.clock.runner.start) calls `sweep` when something
+is due for it (a reminder, a derive or mail not sent to Celery, and every 10 s): the same code,
+a fraction of a second later."""
 
 from __future__ import annotations
 

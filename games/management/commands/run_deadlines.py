@@ -1,5 +1,5 @@
-"""`manage.py run_deadlines`: the deadline runner of production. Sweeps overdue deadlines and
-bot moves every 0.2 s (games.clock.runner.run), and the reminders due every second, from
+"""`manage.py run_deadlines`: the deadline runner of production. Looks every 0.2 s and applies
+overdue deadlines and bot moves (games.clock.runner.run), and the reminders when due, from
 PostgreSQL alone, so a deadline holds whatever Celery's broker does (a Redis restart once left
 the worker consuming nothing: deadlines up to 95 s late, docs/RELIABILITY.md). Celery stays:
 its ETA task is the fast path, beat a second sweeper. Several runners may run at once (one per
