@@ -58,3 +58,17 @@ def test_a_seed_keyed_once_gives_the_same_draws_when_asked_again():
     first = [rng.roll(seed, n) for n in range(10)]
     rng._keyed.cache_clear()
     assert [rng.roll(seed, n) for n in range(10)] == first == [rng.roll(seed, n) for n in range(10)]
+
+
+def test_a_roll_whose_first_block_is_all_rejected_reads_the_next_block(monkeypatch):
+    """roll reads block 0 by itself; in the (never seen) case that all 16 numbers of it are
+    rejected it must go on with block 1, as the stream does."""
+    real = rng._block
+    rejected = (65535,) * 16  # 65535 >= 65532, the largest multiple of 6 below 2**16
+    monkeypatch.setattr(
+        rng, "_block", lambda seed, p, n, block: rejected if block == 0 else real(seed, p, n, block)
+    )
+    seed = bytes(range(32))
+    for n in range(5):
+        following = real(seed, "roll", n, 1)
+        assert rng.roll(seed, n) == next(x % 6 for x in following if x < 65532) + 1
