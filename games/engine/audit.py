@@ -35,7 +35,7 @@ from .away import (
 from .commands import Bet, Block, ChooseNeighbor, Command, Handoff, Join, Pass, Play
 from .decide import command_event, execute
 from .errors import IllegalCommand, game_over, illegal
-from .events import Event
+from .events import Event, event
 from .evolve import fold
 from .flow import auto_events
 from .legal import legal_commands
@@ -178,7 +178,7 @@ def _timed_out(state: GameState) -> tuple[list[Event], Owed]:
     seats = [seat for seat, _ in timeout_acts(state)]
     if not seats:
         raise illegal("no decision is pending")
-    record = Event(ev.TIMED_OUT, {"phase": state.phase, "seats": seats})
+    record = event(ev.TIMED_OUT, {"phase": state.phase, "seats": seats})
     owed = [(seat, r21_act(state, seat)) for seat in seats]
     return [record, *takeovers(fold([record], state))], owed  # K in a row: the bot takes over
 

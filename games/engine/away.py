@@ -17,6 +17,7 @@ from .events import (
     VACATION_ENDED,
     VACATION_STARTED,
     Event,
+    event,
 )
 from .setup import option
 from .state import ACTIVE, BOT_AWAY, ENDED, VACATION, GameState
@@ -65,7 +66,7 @@ def away_events(s: GameState, command: AwayCommand, seed: bytes) -> list[Event]:
         raise invalid("the game has not started")
     if isinstance(command, Abandon):
         data = {"winners": [], "seed": seed.hex(), "reason": ABANDONED}  # R22: the seed too
-        return [Event(GAME_ENDED, data)]
+        return [event(GAME_ENDED, data)]
     seat = command.seat
     if not _is_seat(s, seat) or s.bots[seat]:
         raise invalid("no player sits there")
@@ -73,18 +74,18 @@ def away_events(s: GameState, command: AwayCommand, seed: bytes) -> list[Event]:
         raise invalid("you left this game")
     away = s.away[seat]
     if isinstance(command, Leave):
-        return [Event(SEAT_LEFT, {"seat": seat})]
+        return [event(SEAT_LEFT, {"seat": seat})]
     if isinstance(command, Return):
         if away != BOT_AWAY:
             raise invalid("the bot does not play your seat")
-        return [Event(SEAT_RETURNED, {"seat": seat})]
+        return [event(SEAT_RETURNED, {"seat": seat})]
     if isinstance(command, VacationStart):
         if away == VACATION:
             raise invalid("already on vacation in this game")
-        return [Event(VACATION_STARTED, {"seat": seat, "until": command.until})]
+        return [event(VACATION_STARTED, {"seat": seat, "until": command.until})]
     if away != VACATION:
         raise invalid("not on vacation in this game")
-    return [Event(VACATION_ENDED, {"seat": seat})]
+    return [event(VACATION_ENDED, {"seat": seat})]
 
 
 def _is_seat(s: GameState, seat: object) -> bool:
@@ -99,7 +100,7 @@ def takeovers(s: GameState) -> list[Event]:
     if not k:
         return []
     return [
-        Event(SEAT_TAKEN_BY_BOT, {"seat": seat})
+        event(SEAT_TAKEN_BY_BOT, {"seat": seat})
         for seat in s.owed
         if not s.bots[seat] and s.away[seat] is None and s.timeouts[seat] >= k
     ]

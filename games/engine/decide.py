@@ -22,6 +22,7 @@ from .events import (
     SEAT_TAKEN,
     TIMED_OUT,
     Event,
+    event,
 )
 from .evolve import apply_all, fold
 from .flow import auto_events
@@ -124,7 +125,7 @@ def command_event(s: GameState, actor: int | None, command: Command) -> Event:
     if s.status != ACTIVE or actor is None or actor not in s.awaiting:
         raise not_your_turn()  # also a player who already passed (R26)
     if type(command) is Pass and s.phase == BLOCK:  # the most frequent act (~60 %), no call
-        return Event(BLOCK_PASSED, {"seat": actor, "turn": s.turn})
+        return event(BLOCK_PASSED, {"seat": actor, "turn": s.turn})
     check = CHECKS.get((s.phase, type(command)))
     if check is None:
         raise illegal(f"a {type(command).__name__.lower()} is not what is asked now ({s.phase})")
@@ -146,26 +147,26 @@ def _play(s: GameState, seat: int, play: Play) -> Event:
         "scope": play.scope,
         "target": play.target,
     }
-    return Event(CARD_PLAYED, data)
+    return event(CARD_PLAYED, data)
 
 
 # --- each phase's command, checked (R35's last step: the move's own rules) ---------------------
 def _block(s: GameState, seat: int, command: Block) -> Event:
     if command not in legal_blocks(s, seat):
         raise illegal(_block_problem(s, seat, command))
-    return Event(PLAY_BLOCKED, {"seat": seat, "card": command.card})
+    return event(PLAY_BLOCKED, {"seat": seat, "card": command.card})
 
 
 def _choose_neighbor(s: GameState, seat: int, command: ChooseNeighbor) -> Event:
     if command.neighbor not in s.pending.neighbor_options:  # type: ignore[union-attr]
         raise illegal("choose one of your neighbours (R8)")
-    return Event(NEIGHBOR_CHOSEN, {"seat": seat, "neighbor": command.neighbor})
+    return event(NEIGHBOR_CHOSEN, {"seat": seat, "neighbor": command.neighbor})
 
 
 def _bet(s: GameState, seat: int, command: Bet) -> Event:
     if command not in legal_bets(s):
         raise illegal("with duel_coin bet on the coin, else on parity or size (R34)")
-    return Event(BET_PLACED, {"seat": seat, "kind": command.kind, "value": command.value})
+    return event(BET_PLACED, {"seat": seat, "kind": command.kind, "value": command.value})
 
 
 def _handoff(s: GameState, seat: int, command: Handoff) -> Event:
@@ -175,7 +176,7 @@ def _handoff(s: GameState, seat: int, command: Handoff) -> Event:
     if command.card is not None:
         rest.remove(command.card)
     data = {"seat": seat, "card": command.card, "to": command.to, "discarded": rest}
-    return Event(CARD_HANDED_OFF, data)
+    return event(CARD_HANDED_OFF, data)
 
 
 def _block_problem(s: GameState, seat: int, block: Block) -> str:
@@ -199,7 +200,7 @@ def _join(s: GameState, join: Join) -> list[Event]:
         raise invalid(f"seat must be 0..{s.n - 1}")
     if seat not in free:
         raise IllegalCommand(Code.SEAT_TAKEN, f"seat {seat} is taken")
-    return [Event(SEAT_TAKEN, {"seat": seat, "name": join.name, "bot": join.bot})]
+    return [event(SEAT_TAKEN, {"seat": seat, "name": join.name, "bot": join.bot})]
 
 
 def _timeout(work: GameState, out: list[Event], seed: bytes) -> None:
@@ -209,7 +210,7 @@ def _timeout(work: GameState, out: list[Event], seed: bytes) -> None:
     acts = timeout_commands(work)
     if not acts:
         raise illegal("no decision is pending")
-    record = Event(TIMED_OUT, {"phase": work.phase, "seats": [seat for seat, _ in acts]})
+    record = event(TIMED_OUT, {"phase": work.phase, "seats": [seat for seat, _ in acts]})
     _take(work, out, [record], seed)
     _take(work, out, takeovers(work), seed)  # K timeouts in a row: the bot takes the seat
     for seat, command in acts:

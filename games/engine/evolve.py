@@ -152,8 +152,9 @@ def _window_closed(s: GameState, d: Data) -> None:
     pending = s.pending
     assert pending is not None
     pending.window = []
+    kind = pending.card.effects[pending.effect_index].kind  # pending.effect.kind, with no call
     pending.queue = affected_order(
-        s, pending.seat, pending.effect.kind, pending.scope, pending.target, pending.snapshot
+        s, pending.seat, kind, pending.scope, pending.target, pending.snapshot
     )
     s.phase, s.awaiting = RESOLVE, []
 
@@ -199,7 +200,7 @@ def _eliminated(s: GameState, d: Data) -> None:
     pending.eliminated.append((seat, d["by"]))
     if seat in pending.queue:  # R11: a player eliminated earlier in the order is skipped
         pending.queue.remove(seat)
-    if pending.effect.kind == DUEL and seat == pending.seat:  # no Kostič, no more duels
+    if seat == pending.seat and pending.effect.kind == DUEL:  # no Kostič, no more duels
         pending.queue.clear()
 
 

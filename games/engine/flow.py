@@ -15,6 +15,7 @@ from .events import (
     TURN_SKIPPED,
     TURN_STARTED,
     Event,
+    event,
 )
 from .legal import legal_plays
 from .resolution import next_step, roll_event
@@ -50,13 +51,13 @@ def auto_events(s: GameState, seed: bytes) -> list[Event]:
     pending = s.pending
     # R16: the countdown starts at the first elimination.
     if pending is not None and pending.eliminated and s.countdown is None:
-        return [Event(COUNTDOWN_STARTED, {"value": COUNTDOWN_START})]
+        return [event(COUNTDOWN_STARTED, {"value": COUNTDOWN_START})]
     phase = s.phase
     if phase == PLAY:
         return _maybe_skip(s)
     if phase == BLOCK:
         assert pending is not None
-        return [] if pending.window else [Event(BLOCK_WINDOW_CLOSED, {})]
+        return [] if pending.window else [event(BLOCK_WINDOW_CLOSED, {})]
     if phase == RESOLVE:
         return next_step(s, seed)
     if phase == DRAW:
@@ -65,7 +66,7 @@ def auto_events(s: GameState, seed: bytes) -> list[Event]:
         return [_turn_end(s)]
     if phase == BETWEEN:
         assert s.kostic is not None
-        return [Event(TURN_STARTED, {"kostic": left_of(s, s.kostic), "turn": s.turn + 1})]
+        return [event(TURN_STARTED, {"kostic": left_of(s, s.kostic), "turn": s.turn + 1})]
     if phase == FIRST_ROLL:
         return [_first_roll(s, seed)]
     if phase == ENDING:
@@ -78,18 +79,18 @@ def _maybe_skip(s: GameState) -> list[Event]:
     k = s.kostic
     assert k is not None
     if not s.hands[k]:
-        return [Event(TURN_SKIPPED, {"seat": k, "reason": "empty_hand"})]
+        return [event(TURN_SKIPPED, {"seat": k, "reason": "empty_hand"})]
     if not legal_plays(s, k):
-        return [Event(TURN_SKIPPED, {"seat": k, "reason": "no_legal_play"})]
+        return [event(TURN_SKIPPED, {"seat": k, "reason": "no_legal_play"})]
     return []
 
 
 def _first_roll(s: GameState, seed: bytes) -> Event:
     """R2/R32: contenders roll in seat order until one is highest."""
     if len(s.contenders) == 1:
-        return Event(TURN_STARTED, {"kostic": s.contenders[0], "turn": 1})
+        return event(TURN_STARTED, {"kostic": s.contenders[0], "turn": 1})
     seat = next(contender for contender in s.contenders if contender not in s.first_rolls)
-    return Event(DIE_ROLLED, roll_event(s, seed, "first", seat))
+    return event(DIE_ROLLED, roll_event(s, seed, "first", seat))
 
 
 def _draw(s: GameState, seed: bytes) -> Event:
@@ -98,10 +99,10 @@ def _draw(s: GameState, seed: bytes) -> Event:
     if s.lives[k] == 0:  # R30
         return _turn_end(s)
     if s.draw:
-        return Event(CARD_DRAWN, {"seat": k, "card": s.draw[0]})
+        return event(CARD_DRAWN, {"seat": k, "card": s.draw[0]})
     if s.discard:  # R4
         order = rng.shuffle(seed, s.shuffles, s.discard)
-        return Event(DECK_RESHUFFLED, {"draw": order, "n": s.shuffles})
+        return event(DECK_RESHUFFLED, {"draw": order, "n": s.shuffles})
     return _turn_end(s)  # both piles empty: no card is drawn
 
 
@@ -113,10 +114,10 @@ def _turn_end(s: GameState) -> Event:
             over = True
         else:
             countdown -= 1
-    return Event(TURN_ENDED, {"turn": s.turn, "countdown": countdown, "game_over": over})
+    return event(TURN_ENDED, {"turn": s.turn, "countdown": countdown, "game_over": over})
 
 
 def _end(s: GameState, seed: bytes) -> Event:
     reason = "last_standing" if s.alive_count() < 2 else "countdown"
     won = [seat for seat in winners(s) if not s.left[seat]]  # who left the game cannot win
-    return Event(GAME_ENDED, {"winners": won, "seed": seed.hex(), "reason": reason})
+    return event(GAME_ENDED, {"winners": won, "seed": seed.hex(), "reason": reason})

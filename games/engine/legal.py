@@ -26,6 +26,14 @@ from .state import (
 )
 
 PASS = Pass()  # commands are frozen, so one of each may be shared
+DECLINE = Handoff(None, None)
+# R34's bets and each seat's neighbour choice, made once: a duel asks for the bets twice (the
+# bot's options, then the check), and a frozen dataclass costs four calls to build (bench-engine).
+_BETS = {
+    duel_coin: tuple(Bet(kind, value) for kind in kinds for value in BET_VALUES[kind])
+    for duel_coin, kinds in ((True, ("coin",)), (False, ("parity", "size")))
+}
+_NEIGHBORS = tuple(ChooseNeighbor(seat) for seat in range(MAX_SEATS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,15 +137,14 @@ def legal_blocks(s: GameState, seat: int) -> list[Block]:
     return list(filter(None, map(blocks.get, hand)))
 
 
-def legal_bets(s: GameState) -> list[Bet]:
-    kinds = ("coin",) if s.options.get("duel_coin") else ("parity", "size")  # R34
-    return [Bet(kind, value) for kind in kinds for value in BET_VALUES[kind]]
+def legal_bets(s: GameState) -> tuple[Bet, ...]:
+    return _BETS[bool(s.options.get("duel_coin"))]  # R34
 
 
 def legal_handoffs(s: GameState, seat: int) -> list[Handoff]:
     """R15: one card to any player still in the game, or decline."""
     alive = s.alive()
-    return [Handoff(None, None)] + [Handoff(c, to) for c in s.hands[seat] for to in alive]
+    return [DECLINE] + [Handoff(c, to) for c in s.hands[seat] for to in alive]
 
 
 def legal_commands(s: GameState, seat: int | None) -> list[Command]:
@@ -151,7 +158,7 @@ def legal_commands(s: GameState, seat: int | None) -> list[Command]:
     if phase == PLAY:
         return list(legal_plays(s, seat))
     if phase == CHOOSE_NEIGHBOR:
-        return [ChooseNeighbor(n) for n in s.pending.neighbor_options]  # type: ignore[union-attr]
+        return [_NEIGHBORS[n] for n in s.pending.neighbor_options]  # type: ignore[union-attr]
     if phase == BET:
         return list(legal_bets(s))
     if phase == HANDOFF:

@@ -29,6 +29,7 @@ from .events import (
     NEIGHBOR_REQUESTED,
     PLAYER_ELIMINATED,
     Event,
+    event,
 )
 from .rules import TABLE_WIDE, capped, neighbors, table_wide_changes
 from .state import MAX_LIVES, GameState, Pending
@@ -65,14 +66,14 @@ def next_step(s: GameState, seed: bytes) -> list[Event]:
         changes += [[nb, capped(s.lives[nb] - 1)] for nb in neighbors(s, target)]
         return _changes(s, pending, changes, [target])
     if kind == DUEL:
-        return [Event(DUEL_STARTED, {"seats": [target, pending.seat]})]
+        return [event(DUEL_STARTED, {"seats": [target, pending.seat]})]
     return _neighbor_step(s, pending, kind, target)
 
 
 def _neighbor_step(s: GameState, pending: Pending, kind: str, target: int) -> list[Event]:
     options = neighbors(s, target)
     if pending.neighbor is None and len(options) > 1:  # R8: the affected player chooses
-        return [Event(NEIGHBOR_REQUESTED, {"seat": target, "options": list(options)})]
+        return [event(NEIGHBOR_REQUESTED, {"seat": target, "options": list(options)})]
     other = pending.neighbor if pending.neighbor is not None else options[0]
     mine, theirs = s.lives[target], s.lives[other]
     if kind == GIVE_NEIGHBOR:
@@ -114,8 +115,8 @@ def _duel_step(s: GameState, pending: Pending, seed: bytes) -> list[Event]:
         data["hit"] = bet_hits(kind, value, data["value"])
         if s.options.get("duel_coin"):
             data["side"] = "heads" if data["value"] % 2 else "tails"
-            return [Event(COIN_TOSSED, data)]
-        return [Event(DIE_ROLLED, data)]
+            return [event(COIN_TOSSED, data)]
+        return [event(DIE_ROLLED, data)]
     loser = duel.loser  # a bettor who misses loses 2 lives and the duel ends
     return _changes(
         s, pending, [[loser, capped(s.lives[loser] - 2)]], [duel.affected], duel.other(loser)
@@ -130,12 +131,12 @@ def _changes(
     eliminator: int | None = None,
 ) -> list[Event]:
     """A life change and the eliminations it causes, in the order of `changes` (R27)."""
-    out = [Event(LIVES_CHANGED, {"changes": changes, "resolved": resolved})]
+    out = [event(LIVES_CHANGED, {"changes": changes, "resolved": resolved})]
     by = pending.seat if eliminator is None else eliminator
     for seat, lives in changes:
         if lives == 0 and s.lives[seat] > 0:
             # R14: the Kostič, or the duel's other participant; nobody for self-elimination.
-            out.append(Event(PLAYER_ELIMINATED, {"seat": seat, "by": None if by == seat else by}))
+            out.append(event(PLAYER_ELIMINATED, {"seat": seat, "by": None if by == seat else by}))
     return out
 
 
@@ -148,4 +149,4 @@ def _finish(s: GameState, pending: Pending) -> Event:
     bonus = []
     for seat, k in sorted(counts.items()):  # mostly none: a loop costs no call then
         bonus.append([seat, min(MAX_LIVES, s.lives[seat] + k)])
-    return Event(EFFECT_RESOLVED, {"bonus": bonus, "game_over": s.alive_count() < 2})
+    return event(EFFECT_RESOLVED, {"bonus": bonus, "game_over": s.alive_count() < 2})

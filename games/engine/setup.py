@@ -7,7 +7,7 @@ from typing import Any
 from . import rng
 from .cards import Deck, load_deck
 from .errors import invalid
-from .events import GAME_CREATED, GAME_STARTED, SEAT_TAKEN, TURN_STARTED, Event
+from .events import GAME_CREATED, GAME_STARTED, SEAT_TAKEN, TURN_STARTED, Event, event
 from .state import MAX_LIVES, MAX_SEATS, PAIRS, PAIRS_EXTREME, VARIANTS, GameState
 
 HAND_SIZE = 3
@@ -57,8 +57,8 @@ def creation_events(
         "seed_commitment": rng.commitment(seed),
         "rig": rig,
     }
-    events = [Event(GAME_CREATED, data)]
-    events += [Event(SEAT_TAKEN, {"seat": s, "name": BOT_NAME, "bot": True}) for s in opts["bots"]]
+    events = [event(GAME_CREATED, data)]
+    events += [event(SEAT_TAKEN, {"seat": s, "name": BOT_NAME, "bot": True}) for s in opts["bots"]]
     return events
 
 
@@ -173,7 +173,7 @@ def start_events(s: GameState, seed: bytes) -> list[Event]:
         pile = pile[HAND_SIZE * s.n :]
     lives = rig.get("lives", [MAX_LIVES] * s.n)
     data = {"hands": hands, "draw": pile, "lives": lives, "shuffle": shuffle_n}
-    events = [Event(GAME_STARTED, data)]
+    events = [event(GAME_STARTED, data)]
     if "first" in rig:
-        events.append(Event(TURN_STARTED, {"kostic": rig["first"], "turn": 1}))
+        events.append(event(TURN_STARTED, {"kostic": rig["first"], "turn": 1}))
     return events

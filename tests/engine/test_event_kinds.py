@@ -1,6 +1,8 @@
 """One table of event kinds (games.engine.events.KINDS): every event type the engine defines is
 classified there, and the classification agrees with what the engine does."""
 
+from dataclasses import fields
+
 from games.engine import events as ev
 from games.engine import new_game
 from games.engine.simulate import game_seed
@@ -59,3 +61,12 @@ def test_every_event_random_games_make_is_classified():
     seen |= {e.type for e in new_game(seats=2, seed=game_seed("kinds-new", 0))}
     assert seen <= set(ev.KINDS)
     assert len(seen) > 20  # the games reached most kinds: the check is not vacuous
+
+
+def test_the_engines_event_builder_makes_what_the_class_makes():
+    """ev.event fills Event's slots itself, for speed: a field added to Event fails here."""
+    assert [f.name for f in fields(ev.Event)] == ["type", "data", "v"]
+    data = {"seat": 1}
+    built, made = ev.event(ev.BLOCK_PASSED, data), ev.Event(ev.BLOCK_PASSED, data)
+    assert type(built) is ev.Event and built == made and built.data is data
+    assert built.as_dict() == {"type": "block_passed", "v": 1, "data": {"seat": 1}}
