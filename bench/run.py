@@ -40,6 +40,8 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--socket-seconds", type=float, default=25)
     parser.add_argument("--many-games", type=int, default=200, help="the last socket phase")
     parser.add_argument("--spectators", type=int, default=2000)
+    parser.add_argument("--fanout-shipped", action="store_true",
+                        help="the fan-out as shipped only (an A/B sitting)")  # fmt: skip
     parser.add_argument("--floor-moves", type=int, default=600, help="moves the floor sends")
     args = parser.parse_args(argv)
     args.only = [p for p in args.only.split(",") if p]
@@ -137,7 +139,7 @@ def _fanout(args: argparse.Namespace) -> list[dict]:
     from bench import fanout
 
     runs = []
-    for label, deflate, ws in FANOUT_VARIANTS:
+    for label, deflate, ws in FANOUT_VARIANTS[: 1 if args.fanout_shipped else None]:
         print(f"fan-out ({label}) ...", flush=True)
         with env.server(ws_deflate=deflate, ws=ws) as server:
             run = fanout.run(server, spectators=args.spectators)

@@ -18,6 +18,7 @@ from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: 
 from games.clock import runner as clock_runner  # noqa: E402
 from games.live.auth import TokenAuthMiddlewareStack  # noqa: E402
 from games.live.guard import OverloadGuard  # noqa: E402
+from games.live.wire import ServerSend  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
 
@@ -56,9 +57,11 @@ application = ProtocolTypeRouter(
         "lifespan": lifespan,
         # /static/ (admin, Swagger UI) served async from the finders; everything else is Django.
         "http": ASGIStaticFilesHandler(django_asgi_app),
-        "websocket": BrowserOriginValidator(
-            OverloadGuard(TokenAuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
-            _allowed_hosts(),
+        "websocket": ServerSend(  # outermost: keeps the server's own send (games.live.wire)
+            BrowserOriginValidator(
+                OverloadGuard(TokenAuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+                _allowed_hosts(),
+            )
         ),
     }
 )

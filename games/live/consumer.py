@@ -12,7 +12,8 @@ import contextlib
 import logging
 import time
 from collections import OrderedDict
-from typing import Any
+from collections.abc import Awaitable
+from typing import Any, NamedTuple, TypeVar
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -26,7 +27,7 @@ from games.core.pubsub import game_group
 from games.engine import Event, GameState, fold, redact_event, view_for
 from games.engine.errors import Code
 from games.engine.events import BLOCK_PASSED
-from games.live import catch_up, delayed, pacing
+from games.live import catch_up, delayed, pacing, wire
 from games.live.frames import frame_text
 from games.live.guard import TRY_AGAIN_LATER
 from games.live.incoming import FrameError, SocketCommand, Visibility, read_frame
@@ -42,10 +43,21 @@ class _SendTimedOut(Exception):
     """A frame the client did not take in time (GameConsumer.send)."""
 
 
+T = TypeVar("T")
 BATCHES_KEPT = 64  # parsed batches a process keeps for the sockets that have not sent them yet
 FRAMES_KEPT = 1024  # rendered (batch, viewer, after) frame sets
 BATCHES: OrderedDict[tuple[int, int], GameState] = OrderedDict()
-FRAMES: OrderedDict[tuple[int, int, int | None, int], tuple[str, ...]] = OrderedDict()
+
+
+class Frames(NamedTuple):
+    """A batch's text frames for one audience, and the same serialised for the wire
+    (games.live.wire), both made once for every socket that sends them."""
+
+    texts: tuple[str, ...]
+    wire: bytes
+
+
+FRAMES: OrderedDict[tuple[int, int, int | None, int], Frames] = OrderedDict()
 
 
 def _remember(message: dict[str, Any]) -> GameState:
@@ -59,8 +71,8 @@ def _remember(message: dict[str, Any]) -> GameState:
 
 
 def _frames(message: dict[str, Any], state: GameState, viewer: int | None,
-            after: int) -> tuple[str, ...]:  # fmt: skip
-    """The text frames of one batch for one viewer, rendered once: every spectator (and every
+            after: int) -> Frames:  # fmt: skip
+    """The frames of one batch for one viewer, rendered once: every spectator (and every
     socket of one seat) shares them. The caller passes the batch and its state: with hundreds
     of games a socket that awaited a gap's read may find its batch gone from BATCHES."""
     key = (message["game"], message["seq"], viewer, after)
@@ -72,7 +84,7 @@ def _frames(message: dict[str, Any], state: GameState, viewer: int | None,
 
 
 def _render(message: dict[str, Any], state: GameState, viewer: int | None,
-            after: int) -> tuple[str, ...]:  # fmt: skip
+            after: int) -> Frames:  # fmt: skip
     game_id, seq = message["game"], message["seq"]
     frames = []
     for e in message["events"]:
@@ -84,7 +96,7 @@ def _render(message: dict[str, Any], state: GameState, viewer: int | None,
     view = {"id": game_id, "seq": seq, **view_for(_seen_by(message, state, viewer), viewer),
             "deadline": message["deadline"], "delayed": False}  # fmt: skip
     frames.append(frame_text({"type": "view", "view": view}))
-    return tuple(frames)
+    return Frames(tuple(frames), wire.serialised(frames))
 
 
 def _seen_by(message: dict[str, Any], state: GameState, viewer: int | None) -> GameState:
@@ -149,6 +161,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.presence = Tracker(self.user, self.game_id, self.channel_name)
         await self.presence.enter()
         await self._send({"type": "view", "view": view})
+        self._protocol = wire.protocol_of(self.scope)  # the handshake is done: its extensions
         if not view["delayed"]:  # a delayed spectator's stream runs behind the head on purpose
             catch_up.enter(self)
         self._task = asyncio.current_task()  # the one pacing cancels if the client stops reading
@@ -233,11 +246,24 @@ class GameConsumer(AsyncWebsocketConsumer):
     sending_since: float | None = None
     _slow: str | None = None
     _task: asyncio.Task | None = None
+    _protocol: Any = None  # uvicorn's, when a batch may go as one write (games.live.wire)
 
     async def send(self, text_data=None, bytes_data=None, close=False) -> None:
+        await self._paced(super().send(text_data, bytes_data, close))
+
+    async def _send_frames(self, texts: tuple[str, ...], serialised: bytes) -> None:
+        """A batch's frames: their serialised bytes in one write where the server allows
+        (games.live.wire), else one ASGI send each."""
+        protocol = self._protocol
+        if protocol is not None and await self._paced(wire.write(protocol, serialised)):
+            return
+        for text in texts:
+            await self.send(text_data=text)
+
+    async def _paced(self, sending: Awaitable[T]) -> T:
         self.sending_since = time.monotonic()
         try:
-            await super().send(text_data, bytes_data, close)
+            return await sending
         except asyncio.CancelledError:
             if self._slow is None:
                 raise
@@ -280,8 +306,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             events, _ = await socket_db(self._read)(((self.last_sent, first - 1),))
             await self._send_events(events)
         viewer = selectors.seat_of(state, self.user)
-        for frame in _frames(message, state, viewer, self.last_sent):
-            await self.send(text_data=frame)
+        await self._send_frames(*_frames(message, state, viewer, self.last_sent))
         self.last_sent = message["seq"]
 
     async def _send_delayed(self, batch: delayed.DelayedBatch) -> None:
@@ -296,10 +321,13 @@ class GameConsumer(AsyncWebsocketConsumer):
                 self.game_id, shown, self.last_sent, batch.first - 1
             )
             await self._send_events(events)
-        for seq, frame in batch.events:
-            if seq > self.last_sent:
-                await self.send(text_data=frame)
-        await self.send(text_data=batch.view)
+        if not batch.events or batch.events[0][0] > self.last_sent:  # all of them: shared bytes
+            await self._send_frames(batch.texts, batch.wire)
+        else:
+            for seq, frame in batch.events:
+                if seq > self.last_sent:
+                    await self.send(text_data=frame)
+            await self.send(text_data=batch.view)
         self.last_sent = batch.seq
 
     async def game_behind(self, message: dict[str, Any]) -> None:

@@ -13,6 +13,7 @@ from games.core import event_store
 from games.engine import GameState
 from games.live.frames import frame_text
 from games.live.socket_db import socket_db
+from games.live.wire import serialised
 from games.table.spectating import (
     Shown,
     delay_of,
@@ -34,6 +35,11 @@ class DelayedBatch:
     state: GameState
     events: tuple[tuple[int, str], ...]
     view: str
+    wire: bytes  # every frame, events then view, serialised once (games.live.wire)
+
+    @property
+    def texts(self) -> tuple[str, ...]:
+        return (*(text for _, text in self.events), self.view)
 
 
 _BATCHES: OrderedDict[tuple[int, int], asyncio.Future] = OrderedDict()
@@ -68,4 +74,5 @@ def _compute(message: dict[str, Any], present: GameState) -> DelayedBatch:
         for e in shown_events(game_id, shown, first - 1)
     )
     view = frame_text({"type": "view", "view": shown_view(game_id, shown)})
-    return DelayedBatch(first, shown.seq, shown.state, events, view)
+    frames = serialised([*(text for _, text in events), view])
+    return DelayedBatch(first, shown.seq, shown.state, events, view, frames)
