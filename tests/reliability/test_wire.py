@@ -102,23 +102,21 @@ def _parsed(parser) -> Frame:
     raise AssertionError("the buffer ended inside a frame")
 
 
-def test_only_uvicorns_websockets_protocol_without_an_extension_is_written_to():
+@pytest.mark.asyncio  # a loop of its own: asyncio.run fails where another test left one running
+async def test_only_uvicorns_websockets_protocol_without_an_extension_is_written_to():
     from uvicorn.protocols.websockets.websockets_impl import WebSocketProtocol
 
     async def app(scope, receive, send):
         pass
 
-    async def check() -> None:
-        config = Config(app=app, ws_per_message_deflate=False)
-        plain = WebSocketProtocol(config=config, server_state=ServerState(), app_state={})
-        assert wire.protocol_of({wire.SERVER_SEND: plain.asgi_send}) is None  # no handshake yet
-        plain.handshake_completed_event.set()
-        assert wire.protocol_of({wire.SERVER_SEND: plain.asgi_send}) is plain
-        deflating = WebSocketProtocol(config=config, server_state=ServerState(), app_state={})
-        deflating.handshake_completed_event.set()
-        deflating.extensions = ["permessage-deflate"]  # as negotiated with a client asking it
-        assert wire.protocol_of({wire.SERVER_SEND: deflating.asgi_send}) is None
-        assert wire.protocol_of({wire.SERVER_SEND: app}) is None  # another server's send
-        assert wire.protocol_of({}) is None
-
-    asyncio.run(check())
+    config = Config(app=app, ws_per_message_deflate=False)
+    plain = WebSocketProtocol(config=config, server_state=ServerState(), app_state={})
+    assert wire.protocol_of({wire.SERVER_SEND: plain.asgi_send}) is None  # no handshake yet
+    plain.handshake_completed_event.set()
+    assert wire.protocol_of({wire.SERVER_SEND: plain.asgi_send}) is plain
+    deflating = WebSocketProtocol(config=config, server_state=ServerState(), app_state={})
+    deflating.handshake_completed_event.set()
+    deflating.extensions = ["permessage-deflate"]  # as negotiated with a client asking it
+    assert wire.protocol_of({wire.SERVER_SEND: deflating.asgi_send}) is None
+    assert wire.protocol_of({wire.SERVER_SEND: app}) is None  # another server's send
+    assert wire.protocol_of({}) is None
