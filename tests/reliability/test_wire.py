@@ -5,7 +5,6 @@ audience's two sockets receive the same messages, live and delayed (API.md "Live
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import pytest
