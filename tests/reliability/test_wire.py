@@ -5,7 +5,9 @@ audience's two sockets receive the same messages, live and delayed (API.md "Live
 
 from __future__ import annotations
 
+import asyncio
 import json
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from canary import token_of
@@ -101,21 +103,26 @@ def _parsed(parser) -> Frame:
     raise AssertionError("the buffer ended inside a frame")
 
 
-@pytest.mark.asyncio  # a loop of its own: asyncio.run fails where another test left one running
-async def test_only_uvicorns_websockets_protocol_without_an_extension_is_written_to():
+def test_only_uvicorns_websockets_protocol_without_an_extension_is_written_to():
     from uvicorn.protocols.websockets.websockets_impl import WebSocketProtocol
 
     async def app(scope, receive, send):
         pass
 
-    config = Config(app=app, ws_per_message_deflate=False)
-    plain = WebSocketProtocol(config=config, server_state=ServerState(), app_state={})
-    assert wire.protocol_of({wire.SERVER_SEND: plain.asgi_send}) is None  # no handshake yet
-    plain.handshake_completed_event.set()
-    assert wire.protocol_of({wire.SERVER_SEND: plain.asgi_send}) is plain
-    deflating = WebSocketProtocol(config=config, server_state=ServerState(), app_state={})
-    deflating.handshake_completed_event.set()
-    deflating.extensions = ["permessage-deflate"]  # as negotiated with a client asking it
-    assert wire.protocol_of({wire.SERVER_SEND: deflating.asgi_send}) is None
-    assert wire.protocol_of({wire.SERVER_SEND: app}) is None  # another server's send
-    assert wire.protocol_of({}) is None
+    async def check() -> None:  # the protocols need a running loop
+        config = Config(app=app, ws_per_message_deflate=False)
+        plain = WebSocketProtocol(config=config, server_state=ServerState(), app_state={})
+        assert wire.protocol_of({wire.SERVER_SEND: plain.asgi_send}) is None  # no handshake yet
+        plain.handshake_completed_event.set()
+        assert wire.protocol_of({wire.SERVER_SEND: plain.asgi_send}) is plain
+        deflating = WebSocketProtocol(config=config, server_state=ServerState(), app_state={})
+        deflating.handshake_completed_event.set()
+        deflating.extensions = ["permessage-deflate"]  # as negotiated with a client asking it
+        assert wire.protocol_of({wire.SERVER_SEND: deflating.asgi_send}) is None
+        assert wire.protocol_of({wire.SERVER_SEND: app}) is None  # another server's send
+        assert wire.protocol_of({}) is None
+
+    # In a thread of its own: in the full suite an earlier test leaves an event loop running
+    # in the main thread, where asyncio.run (and pytest-asyncio's runner) refuse to start.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(asyncio.run, check()).result()
