@@ -191,11 +191,9 @@ def _apply(proj: GameProjection, decide: Decision, expected_seq: int | None,
     if expected_seq is not None and expected_seq != proj.seq:
         raise stale_seq(expected_seq, proj.seq)
     public = state_from_json(proj.state)
-    sealed = (
-        []
-        if not window_open(public)
-        else (ahead.sealed if ahead is not None else sealed_passes.load(proj.game_id, proj.seq))
-    )
+    sealed: list[SealedPass] = []
+    if window_open(public):
+        sealed = ahead.sealed if ahead else sealed_passes.load(proj.game_id, proj.seq)
     seed = bytes(proj.game.seed)
     try:
         events, after = decide(sealed_passes.folded(public, sealed), seed)

@@ -85,17 +85,13 @@ def _pause_or_resume(since: datetime | None, human_at: datetime | None,
     return resumed(since), resumed(human_at), None
 
 
-def lock(game_id: int) -> GameProjection | None:
-    """The game's projection, its row locked for this transaction (FOR UPDATE where the
-    database has it), with the game's seed (`proj.game.seed`); None for an unknown game."""
-    return plain_sql.together(lock_read(game_id))[0]
-
-
 _COLUMNS = tuple(f.name for f in GameProjection._meta.concrete_fields)
 
 
 def lock_read(game_id: int) -> plain_sql.Read:
-    """`lock` as a read to send with others (games.table.commit). Plain SQL: the ORM compiled
+    """The game's projection, its row locked for this transaction (FOR UPDATE where the
+    database has it), with the game's seed (`proj.game.seed`); None for an unknown game. A
+    read sent with the command's others (games.table.commit). Plain SQL: the ORM compiled
     this query anew for every command."""
     meta, game = GameProjection._meta, Game._meta
     lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
