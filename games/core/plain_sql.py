@@ -78,6 +78,14 @@ def reader(model: type[Model], fields: Sequence[str]) -> Callable[[tuple], tuple
     return read
 
 
+def for_update(of: str | None = None) -> str:
+    """` FOR UPDATE [OF of]` where the database has it (SQLite, `make run`: nothing)."""
+    features = connection.features
+    if not features.has_select_for_update:
+        return ""
+    return f" FOR UPDATE OF {of}" if of and features.has_select_for_update_of else " FOR UPDATE"
+
+
 def rows(sql: str, params: Sequence[Any]) -> list[tuple]:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)

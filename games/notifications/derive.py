@@ -24,7 +24,6 @@ from functools import cached_property
 from itertools import groupby
 
 from django.contrib.auth import get_user_model
-from django.db import connection
 from django.db.models import F, OuterRef, Q, Subquery
 from django.utils import timezone
 
@@ -110,8 +109,8 @@ def ahead_reads(game_id: int, seated_ids_sql: str) -> tuple[plain_sql.Read, plai
     """The reads of `Ahead` (`ahead_from` reads their rows). `seated_ids_sql`: the ids of the
     game's seated users, a subquery with one parameter, the game (the table knows who sits)."""
     cursor = NotificationCursor._meta.db_table
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    return (plain_sql.Read(f"SELECT seq FROM {cursor} WHERE game_id = %s{lock}", [game_id]),
+    return (plain_sql.Read(f"SELECT seq FROM {cursor} WHERE game_id = %s{plain_sql.for_update()}",
+                           [game_id]),
             plain_sql.Read(_ACCOUNTS_SQL.format(which=f"u.id IN ({seated_ids_sql})"),
                            [game_id, presence.now_param(), game_id]))  # fmt: skip
 

@@ -94,13 +94,10 @@ def lock_read(game_id: int) -> plain_sql.Read:
     read sent with the command's others (games.table.commit). Plain SQL: the ORM compiled
     this query anew for every command."""
     meta, game = GameProjection._meta, Game._meta
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    if lock and connection.features.has_select_for_update_of:
-        lock += " OF p"
     columns = ", ".join(f"p.{meta.get_field(name).column}" for name in _COLUMNS)
     sql = (f"SELECT {columns}, g.seed FROM {meta.db_table} p"
            f" JOIN {game.db_table} g ON g.{game.pk.column} = p.{meta.pk.column}"
-           f" WHERE p.{meta.pk.column} = %s{lock}")  # fmt: skip
+           f" WHERE p.{meta.pk.column} = %s{plain_sql.for_update(of='p')}")  # fmt: skip
     read = plain_sql.reader(GameProjection, _COLUMNS)
 
     def found(rows: list[tuple]) -> GameProjection | None:

@@ -114,12 +114,8 @@ def orders_by_seat(game_id: int, state: GameState,
     if not seats:
         return {}
     if known is None:
-        known = plain_sql.rows(
-            f"SELECT u.username, o.game_id, o.block FROM {StandingOrder._meta.db_table} o"
-            f" JOIN {get_user_model()._meta.db_table} u ON u.id = o.user_id"
-            f" WHERE u.username IN ({plain_sql.marks(seats)})"
-            " AND (o.game_id = %s OR o.game_id IS NULL) ORDER BY o.id",
-            (*seats, game_id))  # fmt: skip
+        known = plain_sql.rows(_orders_sql(f"u.username IN ({plain_sql.marks(seats)})"),
+                               (*seats, game_id))  # fmt: skip
     latest = _latest_wins(((name, game), _Order(block)) for name, game, block in known
                           if name in seats)  # fmt: skip
     applying = {seat: _applies(latest, name, game_id) for name, seat in seats.items()}
@@ -129,9 +125,13 @@ def orders_by_seat(game_id: int, state: GameState,
 def seated_read(game_id: int) -> plain_sql.Read:
     """The orders (this game's and the defaults) of everyone seated in the game, as a read
     sent with the command's others (games.table.commit): `orders_by_seat`'s `known`."""
-    return plain_sql.Read(
-        f"SELECT u.username, o.game_id, o.block FROM {StandingOrder._meta.db_table} o"
-        f" JOIN {get_user_model()._meta.db_table} u ON u.id = o.user_id"
-        f" WHERE o.user_id IN (SELECT user_id FROM {PlayerSeat._meta.db_table} WHERE game_id = %s)"
-        " AND (o.game_id = %s OR o.game_id IS NULL) ORDER BY o.id",
-        [game_id, game_id])  # fmt: skip
+    seated = f"o.user_id IN (SELECT user_id FROM {PlayerSeat._meta.db_table} WHERE game_id = %s)"
+    return plain_sql.Read(_orders_sql(seated), [game_id, game_id])
+
+
+def _orders_sql(who: str) -> str:
+    """The orders of the users `who` selects, this game's (the last parameter) and defaults,
+    with the name of their user, in the order they were set (the latest wins)."""
+    return (f"SELECT u.username, o.game_id, o.block FROM {StandingOrder._meta.db_table} o"
+            f" JOIN {get_user_model()._meta.db_table} u ON u.id = o.user_id"
+            f" WHERE {who} AND (o.game_id = %s OR o.game_id IS NULL) ORDER BY o.id")  # fmt: skip
