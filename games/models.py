@@ -4,6 +4,7 @@ Code imports a model from its feature (`games.chat.models`), never from here."""
 
 from games.chat.models import ChatHiding, ChatMessage
 from games.core.models import (
+    FollowerCursor,
     Game,
     GameEvent,
     GameProjection,
@@ -15,7 +16,6 @@ from games.core.models import (
 from games.notifications.models import (
     DeadlineReminder,
     Notification,
-    NotificationCursor,
     NotificationPrefs,
     OutboxMail,
     Presence,
@@ -30,8 +30,8 @@ from games.table.models import (
 )
 
 __all__ = [
-    "ChatHiding", "ChatMessage", "DeadlineReminder", "Game", "GameEvent", "GameProjection",
-    "GameSnapshot", "HeadSignature", "IdempotentAnswer", "Notification", "NotificationCursor",
+    "ChatHiding", "ChatMessage", "DeadlineReminder", "FollowerCursor", "Game", "GameEvent", "GameProjection",
+    "GameSnapshot", "HeadSignature", "IdempotentAnswer", "Notification",
     "NotificationPrefs", "OutboxMail", "PlayerRating", "PlayerSeat", "PlayerStats", "Presence",
     "RatedGame", "RatingChange", "SealedPass", "StandingOrder", "VacationDeclaration",
     "VacationEnd",

@@ -29,6 +29,7 @@ from games.core.codec import iso
 from games.core.models import Game, GameEvent
 from games.engine import GameState, fold
 from games.engine.events import GAME_ENDED
+from games.table import stats
 from games.table.projections import rebuild_game
 from replays.verification import Check, Report, Signed, stored_signatures, verify_record
 
@@ -176,4 +177,5 @@ def import_file(f: GameFile, *, username: str = IMPORTER) -> int:
         GameEvent.objects.bulk_create(f.rows)
         event_store.sign_head(game.pk)  # this service vouches for the file it verified
         rebuild_game(game.pk)
+        stats.follow(game.pk)  # its players' games and wins; no one is notified of an old game
     return game.pk

@@ -252,6 +252,13 @@ SEJMI_SEND_TASKS = CELERY_BROKER_URL != "memory://" and not SEJMI_INPROCESS_RUNN
 # game moved on (a sixth of the workers' CPU and one publish per move in bench-load). Bot moves
 # still go to Celery at once. Unset: the ETA tasks are the fast path, beat's sweep the guarantee.
 SEJMI_DEADLINE_RUNNER = os.environ.get("SEJMI_DEADLINE_RUNNER") == "1"
+# How the features that follow the games' logs (notifications, ratings, stats, tournaments:
+# games.core.followers) are woken after a command's COMMIT: "queue" (a Redis list that the
+# follower process drains: `manage.py run_deadlines`, outside the web), "thread" (`make run`:
+# the runner thread of the web process), "inline" (right after COMMIT in the committing
+# thread: the tests' default, and a service with neither Redis nor a runner).
+SEJMI_FOLLOW = os.environ.get("SEJMI_FOLLOW") or (
+    "thread" if SEJMI_INPROCESS_RUNNER else "queue" if REDIS_URL else "inline")
 CELERY_TASK_SERIALIZER = CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_IGNORE_RESULT = True

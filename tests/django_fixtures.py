@@ -51,6 +51,14 @@ def _fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _followers_inline(settings):
+    """The followers (notifications, ratings, stats: games.core.followers) catch a game up
+    right after each COMMIT in the committing thread, so a test reads what they did at once.
+    Tests of the other ways of waking them set SEJMI_FOLLOW themselves."""
+    settings.SEJMI_FOLLOW = "inline"
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _flush_through_the_truncate_guard():
     """transactional_db tests end with a flush: one TRUNCATE of every table, which the

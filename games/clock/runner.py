@@ -30,7 +30,7 @@ from django.db import close_old_connections, connection
 from django.utils import timezone
 
 from games.clock.alarm import IDLE_LOOK_S, STOP_LOOK_S, Alarm
-from games.core import plain_sql, task_queue
+from games.core import followers, plain_sql, task_queue
 from games.core.db_pool import half_the_pool
 from games.core.errors import ApiError
 from games.core.models import DeadlineKind, GameProjection
@@ -191,6 +191,7 @@ def _run_on_alarm(alarm: Alarm, stop: threading.Event, advance_all: Callable[[],
     while not stop.is_set():
         asked = alarm.clear()
         advance_all()
+        _beside(followers.follow_pending)  # the games committed since the last look
         if beside is not None and (asked or due is None or _passed(due.reminder)
                                    or time.monotonic() >= chores_at):  # fmt: skip
             _beside(beside)
@@ -242,6 +243,8 @@ def start() -> threading.Thread:
     the database, and every alarm.IDLE_LOOK_S. Idle, it sleeps (issue 19)."""
     alarm = Alarm()
     task_queue.when_not_sent(alarm.ring)
+    # SEJMI_FOLLOW "thread": a commit wakes the loop for a look (not for every chore).
+    followers.listen(lambda: alarm.ring(timezone.now()))
     thread = threading.Thread(
         target=run, name="sejmi-deadlines", daemon=True,
         kwargs={"beside": _every_notification_chore, "alarm": alarm},

@@ -155,3 +155,17 @@ class HeadSignature(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "seq"], name="head_signature_game_seq")
         ]
+
+
+class FollowerCursor(models.Model):
+    """How far one follower (a feature that follows the logs: games.core.followers) has caught
+    a game up; its row lock serialises that follower's work on that game."""
+
+    follower = models.CharField(max_length=40)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    seq = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["follower", "game"], name="follower_cursor_once")
+        ]

@@ -1,15 +1,14 @@
-"""Events → notifications. Normally in the very transaction that appends them: `at_commit`
-(called by games.table.commands for every append) tells the batches it appends and moves the game's
-cursor past them, so nothing is late, nothing is told twice, and no task runs per move.
-`derive_game(game_id)` is the fallback for events past the cursor that were not told so (a
-cursor left behind: older data, an import), batch by batch (the events of one commit share
-their `at`, as in games.table.projections.rebuild_game), under the cursor's row lock, so a task that
-runs twice, or the sweeper beside it, creates nothing twice; the unique (user, kind, game,
-seq) is the last guard. Who is told what (R19, R23: nothing anyone may not know already):
+"""Events → notifications: what the notifications follower (games.notifications.follower) does
+with the events past its cursor, after the command's COMMIT (games.core.followers): batch by batch
+(the events of one commit share their `at`, as in games.table.projections.rebuild_game), under
+the cursor's row lock, so a wake-up that comes twice, or the sweeper beside it, creates nothing
+twice; the unique (user, kind, game, seq) is the last guard. Who is told what (R19, R23: nothing
+anyone may not know already):
 
 - `your_turn` / `block_window`: the human seats the state awaits after a batch that asked
   something new (every batch but a run of sealed passes). A block window asks every other
-  player in the game (R19), each of whom knows the play was announced;
+  player in the game (R19), each of whom knows the play was announced; a seat whose pass is
+  sealed when the follower looks (a standing order, a bot) has answered and is not asked;
 - `eliminated`: the eliminated seat; `game_over`: every human seat;
 - `deadline_soon`: a reminder row per pending decision, due at 80 % of its time (`remind`).
 Bots are never told anything.
@@ -17,17 +16,16 @@ Bots are never told anything.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from functools import cached_property
+from functools import partial
 from itertools import groupby
 
 from django.contrib.auth import get_user_model
 from django.db.models import F, OuterRef, Q, Subquery
 from django.utils import timezone
 
-from games.core import event_store, plain_sql, sealed_passes
+from games.core import event_store, followers, plain_sql, sealed_passes
 from games.core.codec import state_from_json
 from games.core.models import DeadlineKind, Game, GameProjection
 from games.engine import Event, GameState, fold
@@ -37,7 +35,6 @@ from games.notifications import outbox, presence
 from games.notifications.models import (
     DeadlineReminder,
     Notification,
-    NotificationCursor,
     NotificationPrefs,
 )
 
@@ -74,105 +71,6 @@ def told_in_batch(events: list[Event], first_seq: int, after: GameState,
         out += [Told(seat, kind, last) for seat in after.awaiting
                 if seat not in answered and not after.plays_bot(seat)]  # fmt: skip
     return [t for t in out if not after.bots[t.seat] and after.names[t.seat]]
-
-
-@dataclass
-class Derived:
-    """What a transaction told: the new rows (pushed and mailed after COMMIT), the outbox rows
-    to send at once, and the pending decision's reminder. The rows' ids are read when first
-    asked for: after COMMIT, so their INSERT travels with the command's other writes."""
-
-    rows: list[Notification]
-    ids: Callable[[], list[int]]
-    mail_ids: list[int]
-    reminder: DeadlineReminder | None
-
-    @cached_property
-    def created(self) -> list[Notification]:
-        for row, pk in zip(self.rows, self.ids(), strict=True):
-            row.pk = pk
-            row._state.adding = False
-        return self.rows
-
-
-@dataclass(frozen=True)
-class Ahead:
-    """What `at_commit` needs besides the batch, read with the command's other reads
-    (games.table.commit) before it decides: the cursor, its row locked (None: no row), and
-    the seated players' accounts (`_accounts`)."""
-
-    cursor: int | None
-    accounts: dict[str, Account]
-
-
-def ahead_reads(game_id: int, seated_ids_sql: str) -> tuple[plain_sql.Read, plain_sql.Read]:
-    """The reads of `Ahead` (`ahead_from` reads their rows). `seated_ids_sql`: the ids of the
-    game's seated users, a subquery with one parameter, the game (the table knows who sits)."""
-    cursor = NotificationCursor._meta.db_table
-    return (plain_sql.Read(f"SELECT seq FROM {cursor} WHERE game_id = %s{plain_sql.for_update()}",
-                           [game_id]),
-            plain_sql.Read(_ACCOUNTS_SQL.format(which=f"u.id IN ({seated_ids_sql})"),
-                           [game_id, presence.now_param(), game_id]))  # fmt: skip
-
-
-def ahead_from(cursor_rows: list[tuple], account_rows: list[tuple]) -> Ahead:
-    return Ahead(cursor_rows[0][0] if cursor_rows else None, _by_name(account_rows))
-
-
-def at_commit(game_id: int, head_before: int, before: GameState | None,
-              runs: list[tuple[datetime, list[Event]]], proj: GameProjection,
-              answered: frozenset[int], ahead: Ahead | None = None) -> Derived | None:  # fmt: skip
-    """Inside the transaction that appends `runs` after `head_before` (the game's row locked):
-    their notifications, their mail rows and the new decision's reminder, and the cursor moved
-    to the new head. `answered`: the seats whose pass is sealed in the window left open (R19).
-    None when the cursor is behind `head_before` (events not told yet): the derive task then
-    tells everything past the cursor, these batches included. With `ahead` (read before the
-    command decided) this sends writes only, unless a told player was not seated then (the
-    join that starts the game) or someone gets his mail at once (the mail row needs the id)."""
-    move = (f"UPDATE {NotificationCursor._meta.db_table} SET seq = %s"
-            " WHERE game_id = %s AND seq = %s")  # fmt: skip
-    if ahead is None:
-        moved = bool(plain_sql.changed(move, (proj.seq, game_id, head_before)))
-    else:  # its row is locked: the UPDATE finds it
-        moved = ahead.cursor is not None and ahead.cursor == head_before
-        if moved:
-            plain_sql.changed(move, (proj.seq, game_id, head_before), wait=False)
-    if not moved:
-        if head_before:
-            return None
-        NotificationCursor.objects.create(game_id=game_id, seq=proj.seq)  # a new game
-    told: list[tuple[Told, datetime]] = []
-    state, first = before, head_before + 1
-    for n, (at, events) in enumerate(runs):
-        state = fold(events, state)
-        last = n == len(runs) - 1
-        told += [(t, at) for t in told_in_batch(events, first, state,
-                                                 answered if last else frozenset())]  # fmt: skip
-        first += len(events)
-    assert state is not None
-    accounts = dict(ahead.accounts) if ahead is not None else {}
-    missing = [(t, at) for t, at in told if state.names[t.seat] not in accounts]
-    accounts.update(_accounts(game_id, state, missing))
-    # New rows only: the batches' seqs are new, and a derive task holding the cursor's lock
-    # tells committed events only, so nothing can collide.
-    values = [{"user_id": account.pk, "kind": t.kind, "game_id": game_id, "seq": t.seq, "at": at,
-               "read": account.at_table, "born_read": account.at_table}
-              for t, at in told if (account := accounts.get(state.names[t.seat]))]  # fmt: skip
-    rows = [Notification(**v) for v in values]
-    ids = plain_sql.insert_later(Notification, [name.removesuffix("_id") for name in values[0]],
-                                 [tuple(v.values()) for v in values],
-                                 returning="id") if values else list  # fmt: skip
-    due = _reminder_at(proj, state)
-    reminder = None
-    if due is not None:
-        reminder = DeadlineReminder(game_id=game_id, seq=proj.seq, remind_at=due, done=False)
-        plain_sql.insert(DeadlineReminder, ("game", "seq", "remind_at", "done"),
-                         [(game_id, proj.seq, due, False)])  # fmt: skip
-    derived = Derived(rows, ids, [], reminder)
-    immediate = {a.pk for a in accounts.values() if a.mails_at_once and not a.at_table}
-    if immediate & {row.user_id for row in rows}:
-        derived.mail_ids = outbox.enqueue(derived.created, immediate)
-    return derived
 
 
 @dataclass(frozen=True)
@@ -214,19 +112,22 @@ def _reminder_at(proj: GameProjection | None, state: GameState) -> datetime | No
     return due if due is not None and not all(state.bots) else None
 
 
+FOLLOWER = "notifications"  # its cursors' name (games.core.followers)
+
+
 def derive_game(game_id: int) -> tuple[list[Notification], DeadlineReminder | None]:
     """Create the notifications of every event past the game's cursor; returns the new rows
     (the caller pushes and mails them after COMMIT) and the pending decision's new reminder.
-    Safe to run any number of times."""
-    if not Game.objects.filter(pk=game_id).exists():  # a stale task: nothing to tell
+    Inside the caller's transaction; safe to run any number of times."""
+    told = followers.catch_up(FOLLOWER, game_id, partial(_told, game_id))
+    if told is None:
         return [], None
-    NotificationCursor.objects.bulk_create([NotificationCursor(game_id=game_id)],
-                                           ignore_conflicts=True)  # fmt: skip
-    cursor = NotificationCursor.objects.select_for_update().get(game_id=game_id)
-    rows = event_store.load(game_id, after=cursor.seq)
-    if not rows:
-        return [], None
-    state = event_store.state_at(game_id, cursor.seq)
+    state, head, items = told
+    return _create(game_id, state, items), _plan_reminder(game_id, head)
+
+
+def _told(game_id: int, state: GameState | None,
+          rows: list) -> tuple[GameState, int, list[tuple[Told, datetime]]]:  # fmt: skip
     told: list[tuple[Told, datetime]] = []
     for at, batch in groupby(rows, key=lambda row: row.at):
         batch_rows = list(batch)
@@ -237,10 +138,7 @@ def derive_game(game_id: int) -> tuple[list[Notification], DeadlineReminder | No
             state.phase == BLOCK) else frozenset()  # fmt: skip
         told += [(t, at) for t in told_in_batch(events, batch_rows[0].seq, state, answered)]
     assert state is not None
-    created = _create(game_id, state, told)
-    cursor.seq = rows[-1].seq
-    cursor.save(update_fields=["seq"])
-    return created, _plan_reminder(game_id, cursor.seq)
+    return state, rows[-1].seq, told
 
 
 def _create(
@@ -318,13 +216,6 @@ def settle_moot(now: datetime) -> int:
 
 
 def behind(min_age: timedelta = timedelta(0), limit: int = 100) -> list[int]:
-    """Games whose recent events are not all derived yet (the sweeper's list). Only games that
-    moved in the last day (an imported old game is not news to anyone) and not in the last
-    `min_age`: those are their own derive task's, queued behind others under load (bench-load:
-    the sweeper deriving them too took 40 % of the workers' time)."""
-    now = timezone.now()
-    recent = GameProjection.objects.filter(updated_at__gte=now - timedelta(days=1),
-                                           updated_at__lte=now - min_age)  # fmt: skip
-    lagging = recent.filter(Q(game__notify_cursor__isnull=True)
-                            | Q(game__notify_cursor__seq__lt=F("seq")))  # fmt: skip
-    return list(lagging.order_by("updated_at").values_list("game_id", flat=True)[:limit])
+    """Games whose recent events are not all derived yet (the sweeper's list): moved in the
+    last day and not in the last `min_age` (those are their own wake-up's)."""
+    return followers.lagging(FOLLOWER, min_age, limit)

@@ -30,15 +30,6 @@ class Notification(models.Model):
         indexes = [models.Index(fields=["user", "read"], name="notification_user_read")]
 
 
-class NotificationCursor(models.Model):
-    """How far a game's events have been turned into notifications; its row lock serialises
-    the derivations of one game (the Celery task, a duplicate of it, the sweeper)."""
-
-    game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True,
-                                related_name="notify_cursor")  # fmt: skip
-    seq = models.PositiveIntegerField(default=0)
-
-
 class DeadlineReminder(models.Model):
     """`deadline_soon` for the decision pending at (game, seq): due at 80 % of its time."""
 

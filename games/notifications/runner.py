@@ -1,14 +1,13 @@
-"""When notifications are made and mailed. Every game append tells its notifications in its
-own transaction (games.notifications.derive.at_commit); after COMMIT `after_commit` pushes them,
-sends one `mail` task per outbox row and a `remind` task with an ETA at the pending decision's
-80 % (none where the deadline runner is deployed: it reminds what is due, `remind_due`). A
-game whose cursor was behind gets the `derive` task instead, which tells everything past the
-cursor the same way. `sweep` (celery beat, every 5 s) is the guarantee behind each fast path:
-games not derived yet, reminders due, mails left pending, senders that died (their rows are
-marked lost), presence rows that stopped beating. Without Celery (`make run`, the browser
-tests) the deadline runner's one loop (games.clock.runner.start) calls `sweep` when something
-is due for it (a reminder, a derive or mail not sent to Celery, and every 10 s): the same code,
-a fraction of a second later."""
+"""When notifications are made and mailed. The notifications follow the log
+(games.core.followers): after a game's COMMIT the follower — the follower process in production
+(`manage.py run_deadlines`), the runner thread under `make run`, the committing thread in the
+tests — calls `derive`, which tells the events past the game's cursor, pushes the new rows to
+their users' sockets, sends one `mail` task per outbox row and a `remind` task with an ETA at the
+pending decision's 80 % (none where the deadline runner is deployed: it reminds what is due,
+`remind_due`). `sweep` (celery beat, every 5 s; the follower process; `make run`'s runner) is the
+guarantee behind each fast path: games not derived yet (every follower's: followers.sweep),
+reminders due, mails left pending, senders that died (their rows are marked lost), presence rows
+that stopped beating."""
 
 from __future__ import annotations
 
@@ -19,7 +18,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games.core import task_queue
+from games.core import followers, task_queue
 from games.notifications import derive as deriving
 from games.notifications import outbox, presence
 from games.notifications.models import DeadlineReminder, Notification
@@ -27,7 +26,7 @@ from games.notifications.push import push
 
 log = logging.getLogger(__name__)
 
-DERIVE_TASK = "games.notifications.derive"
+DERIVE_TASK = "games.notifications.derive"  # a game caught up by hand (staff, scripts)
 REMIND_TASK = "games.notifications.remind"
 MAIL_TASK = "games.notifications.mail"
 SWEEP_TASK = "games.notifications.sweep"
@@ -38,17 +37,6 @@ SWEEP_MIN_AGE = timedelta(seconds=10)  # leave fresh events and mails to their o
 
 def _send_task(name: str, *args, eta=None) -> bool:
     return task_queue.send(name, *args, eta=eta, queue=settings.SEJMI_NOTIFY_QUEUE)
-
-
-def after_commit(game_id: int, derived: deriving.Derived | None) -> None:
-    """After COMMIT of a game's events: push and mail what their transaction told, and set
-    the reminder's task; None (the cursor was behind): the derive task tells it all."""
-    if derived is None:
-        _send_task(DERIVE_TASK, game_id)
-        return
-    _after(derived.created, derived.mail_ids)
-    if derived.reminder is not None:
-        _schedule_reminder(derived.reminder)
 
 
 def derive(game_id: int) -> int:
@@ -116,9 +104,7 @@ def digest(day: date) -> int:
 
 def sweep(min_age: timedelta = SWEEP_MIN_AGE) -> int:
     """Everything a fast path left: returns how many things it did."""
-    done = 0
-    for game_id in deriving.behind(min_age):
-        done += _guarded(derive, game_id)
+    done = followers.sweep(min_age)
     done += remind_due()
     for mail_id in outbox.overdue(min_age):
         done += _guarded(lambda pk: outbox.send(pk) != "taken", mail_id)

@@ -9,7 +9,9 @@ through `commit` (the commands of games.table.commands, the away and vacation ac
 - passes that leave the window open are sealed, not appended (the seq stays, nothing is
   broadcast); everything else is appended, led by the sealed passes once the window closed
   (the unique (game, seq) constraint is the final concurrency guard); the projections follow;
-- only after COMMIT are events broadcast and deadlines scheduled.
+- only after COMMIT are events broadcast, deadlines scheduled and the followers woken: what
+  spans games (stats, ratings, notifications, tournaments) follows the log in its own
+  transaction (games.core.followers), so this one writes the game's own rows alone.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games.core import event_store, plain_sql, sealed_passes
+from games.core import event_store, followers, plain_sql, sealed_passes
 from games.core.codec import state_from_json
 from games.core.errors import ApiError, not_found, stale_seq
 from games.core.models import DeadlineKind, GameEvent, GameProjection, SealedPass
@@ -42,10 +44,7 @@ from games.engine import (
 from games.engine.away import AwayCommand
 from games.engine.errors import Code
 from games.engine.events import kind_of
-from games.notifications import derive
-from games.notifications import runner as notifications
 from games.table import deadline, projections, publish, standing_orders
-from games.table.models import PlayerSeat
 from games.table.projections import project_batch, refresh_deadline
 
 log = logging.getLogger(__name__)
@@ -56,22 +55,20 @@ Decision = Callable[[GameState, bytes], tuple[list[Event], GameState]]
 @dataclass(frozen=True)
 class Ahead:
     """What a command may need besides the locked projection, read with it in one round trip
-    before it decides (issue 19): the passes sealed at the game's seq (its open window's),
-    the seated players' standing orders, and what the notifications need."""
+    before it decides: the passes sealed at the game's seq (its open window's) and the seated
+    players' standing orders."""
 
     sealed: list[SealedPass]
     orders: list[tuple]
-    told: derive.Ahead
 
 
 def _read_ahead(game_id: int) -> tuple[GameProjection | None, Ahead]:
     """The projection, its row locked, and `Ahead`, sent together: later reads run after the
     lock is held, so they see what the last command on this game committed."""
-    seated = f"SELECT user_id FROM {PlayerSeat._meta.db_table} WHERE game_id = %s"
-    proj, sealed, orders, cursor, accounts = plain_sql.together(
+    proj, sealed, orders = plain_sql.together(
         projections.lock_read(game_id), sealed_passes.at_head_read(game_id),
-        standing_orders.seated_read(game_id), *derive.ahead_reads(game_id, seated))  # fmt: skip
-    return proj, Ahead(sealed, orders, derive.ahead_from(cursor, accounts))
+        standing_orders.seated_read(game_id))  # fmt: skip
+    return proj, Ahead(sealed, orders)
 
 
 @dataclass(frozen=True)
@@ -206,15 +203,14 @@ def _apply(proj: GameProjection, decide: Decision, expected_seq: int | None,
         events = events + more
     except IllegalCommand as err:
         raise ApiError.from_engine(err) from None
-    done = _publish(proj, public, sealed, events, after, ahead.told if ahead is not None else None)
+    done = _append_or_seal(proj, public, sealed, events, after)
     if then is not None:
         then(done)
     return done
 
 
-def _publish(proj: GameProjection, public: GameState, sealed: list[SealedPass],
-             events: list[Event], after: GameState,
-             told_ahead: derive.Ahead | None) -> Committed:  # fmt: skip
+def _append_or_seal(proj: GameProjection, public: GameState, sealed: list[SealedPass],
+                    events: list[Event], after: GameState) -> Committed:  # fmt: skip
     """Seal the passes that leave the window open (R19); append everything else, led by the
     window's sealed passes (each with its own `at`, in the order received) once it closed."""
     now = timezone.now()
@@ -228,8 +224,7 @@ def _publish(proj: GameProjection, public: GameState, sealed: list[SealedPass],
         # Someone came or went while the window stays open: that is told, and the passes
         # stay sealed, carried to the new seq (R19).
         done = append(proj.game_id, proj, public, [(now, told)], fold(told, public),
-                       deadline_state=after, sealed=sealed_passes.as_events(sealed) + keep,
-                       told_ahead=told_ahead)  # fmt: skip
+                       deadline_state=after, sealed=sealed_passes.as_events(sealed) + keep)  # fmt: skip
         sealed_passes.carry(proj.game_id, sealed, done.seq)
         _seal(proj.game_id, done.seq, keep, after, now, tell=False)
         return done
@@ -245,7 +240,6 @@ def _publish(proj: GameProjection, public: GameState, sealed: list[SealedPass],
         shown,
         deadline_state=after,
         sealed=keep,
-        told_ahead=told_ahead,
     )
     if keep:  # a window opened in this batch, and bots or standing orders passed in it
         _seal(proj.game_id, done.seq, keep, after, now, tell=False)
@@ -283,12 +277,13 @@ def _last_human_act(before: GameState | None, runs: list[tuple[datetime, list[Ev
 
 def append(game_id: int, proj: GameProjection | None, before: GameState | None,
             runs: list[tuple[datetime, list[Event]]], after: GameState, *,
-            deadline_state: GameState | None = None, sealed: list[Event] = (),
-            told_ahead: derive.Ahead | None = None) -> Committed:  # fmt: skip
+            deadline_state: GameState | None = None,
+            sealed: list[Event] = ()) -> Committed:  # fmt: skip
     """Append the batches of `runs` (each of one `at`), project them as one batch, and after
     COMMIT broadcast them together (with `sealed`, the passes sealed in the window left open
-    at the new seq: each passer's own view shows his) and schedule the next deadline."""
-    head = head_before = proj.seq if proj is not None else 0
+    at the new seq: each passer's own view shows his), schedule the next deadline and wake the
+    followers."""
+    head = proj.seq if proj is not None else 0
     head_hash = proj.head_hash if proj is not None else event_store.GENESIS
     rows: list[GameEvent] = []
     for at, batch in runs:
@@ -300,10 +295,8 @@ def append(game_id: int, proj: GameProjection | None, before: GameState | None,
                          head_seq=head, head_hash=head_hash, at=runs[-1][0],
                          deadline_state=deadline_state,
                          acted_at=_last_human_act(before, runs, after))  # fmt: skip
-    answered = frozenset(e.data["seat"] for e in sealed)
-    told = derive.at_commit(game_id, head_before, before, runs, proj, answered, told_ahead)
     passes = [e.data for e in sealed]
     transaction.on_commit(lambda: publish.broadcast(game_id, rows, proj, passes))
     transaction.on_commit(lambda: deadline.schedule(game_id, proj))  # R21, bots
-    transaction.on_commit(lambda: notifications.after_commit(game_id, told))
+    followers.on_commit_wake(game_id)
     return Committed(game_id, head, after, proj.deadline_at)

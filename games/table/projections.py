@@ -1,8 +1,9 @@
 """Read models, updated in the same transaction as each append, and rebuildable from events.
 
-`project_batch` is the one function that turns a batch of events (one command's) into
-projection rows; the live path and `rebuild_projections` both call it, so they agree (a
-rebuild rates games after rebuilding them all, in the order they ended: games.ratings.services).
+`project_batch` is the one function that turns a batch of events (one command's) into the game's
+own read rows; the live path and `rebuild_projections` both call it, so they agree. What spans
+games (stats, ratings, notifications, …) follows the log after COMMIT (games.core.followers);
+`rebuild_all` rebuilds each follower's read models after the games' own.
 Sealed passes (games.core.sealed_passes, R19) are not events and not projected: they stay in
 their own table through a rebuild; only the deadline is judged with them.
 """
@@ -14,16 +15,13 @@ from itertools import groupby
 
 from django.contrib.auth import get_user_model
 from django.db import connection
-from django.db.models import F
-
-from games.core import event_store, plain_sql, sealed_passes
+from games.core import event_store, followers, plain_sql, sealed_passes
 from games.core.codec import state_to_json
 from games.core.models import Game, GameProjection, GameSnapshot
 from games.engine import Event, GameState, fold
 from games.engine import events as ev
-from games.ratings import services as ratings
 from games.table import deadline
-from games.table.models import PlayerSeat, PlayerStats
+from games.table.models import PlayerSeat
 
 SNAPSHOT_EVERY = event_store.CHECKPOINT_EVERY  # a snapshot where the head is signed
 
@@ -31,13 +29,11 @@ SNAPSHOT_EVERY = event_store.CHECKPOINT_EVERY  # a snapshot where the head is si
 def project_batch(*, game_id: int, proj: GameProjection | None, before: GameState | None,
                   events: list[Event], after: GameState, head_seq: int, head_hash: str,
                   at: datetime, deadline_state: GameState | None = None,
-                  acted_at: datetime | None = None,
-                  rate: bool = True) -> GameProjection:  # fmt: skip
+                  acted_at: datetime | None = None) -> GameProjection:  # fmt: skip
     """Update every read model for one appended batch ending at `head_seq`. `after` is the
     public state; the deadline is judged on `deadline_state` when given: the public state
     with the open window's sealed passes (R19), so bots that passed are not awaited.
-    `acted_at`: when the batch's last human act was made, if not at `at` (a sealed pass).
-    `rate`: rate a game that ends here (rebuild_all rates all afterwards, in end order)."""
+    `acted_at`: when the batch's last human act was made, if not at `at` (a sealed pass)."""
     since, human_at, paused_at = (proj.decision_since, proj.human_acted_at, proj.paused_at) \
         if proj is not None else (None, None, None)  # fmt: skip
     if any(ev.kind_of(e.type).new_decision for e in events):  # R19: passes do not
@@ -60,10 +56,8 @@ def project_batch(*, game_id: int, proj: GameProjection | None, before: GameStat
         for name, value in fields.items():
             setattr(proj, name, value)
         _update(game_id, fields)
-    _seats_and_stats(game_id, events, after)
+    _seats(game_id, events)
     _snapshots(game_id, before, events, head_seq)
-    if rate and any(ev.kind_of(e.type).ends_game for e in events):
-        ratings.game_ended(game_id)
     return proj
 
 
@@ -139,20 +133,13 @@ def refresh_deadline(proj: GameProjection, state: GameState) -> bool:
     return True
 
 
-def _seats_and_stats(game_id: int, events: list[Event], after: GameState) -> None:
+def _seats(game_id: int, events: list[Event]) -> None:
     users = get_user_model().objects
     for e in events:
         if e.type == ev.SEAT_TAKEN and not e.data.get("bot"):
             user = users.filter(username=e.data["name"]).first()
             if user is not None:  # an imported game's players may have no account here
                 PlayerSeat.objects.create(game_id=game_id, seat=e.data["seat"], user=user)
-        elif e.type == ev.GAME_ENDED:
-            winners = set(e.data["winners"])
-            for row in PlayerSeat.objects.filter(game_id=game_id):
-                PlayerStats.objects.get_or_create(user_id=row.user_id)
-                PlayerStats.objects.filter(user_id=row.user_id).update(
-                    games=F("games") + 1, wins=F("wins") + (1 if row.seat in winners else 0)
-                )
 
 
 def _snapshots(game_id: int, before: GameState | None, events: list[Event], head: int) -> None:
@@ -165,24 +152,25 @@ def _snapshots(game_id: int, before: GameState | None, events: list[Event], head
 
 
 def rebuild_all() -> int:
-    """Drop every read model and rebuild each game's from its events. Returns the number of
+    """Drop every read model and rebuild each game's from its events, then every follower's
+    (games.core.followers: stats, ratings in the order games ended, …). Returns the number of
     games rebuilt."""
     GameSnapshot.objects.all().delete()
     PlayerSeat.objects.all().delete()
-    PlayerStats.objects.all().delete()
     GameProjection.objects.all().delete()
     ids = list(Game.objects.order_by("pk").values_list("pk", flat=True))
     for game_id in ids:
-        rebuild_game(game_id, rate=False)
-    ratings.rebuild()  # in the order games ended, not by id
+        rebuild_game(game_id)
+    for follower in followers.registered():
+        if follower.rebuild is not None:
+            follower.rebuild()
     return len(ids)
 
 
-def rebuild_game(game_id: int, *, rate: bool = True) -> GameProjection | None:
-    """Build one game's read models from its events alone, batch by batch as the live path
-    did (the events of one command share their `at`). The game's own rows are dropped
-    first; its players' stats are added to, so use it on a game not counted yet (a fresh
-    import), or through rebuild_all, which drops every stat first."""
+def rebuild_game(game_id: int) -> GameProjection | None:
+    """Build one game's own read models from its events alone, batch by batch as the live path
+    did (the events of one command share their `at`); its own rows are dropped first. The
+    followers catch it up as any game (a fresh import: `followers.wake`)."""
     GameSnapshot.objects.filter(game_id=game_id).delete()
     PlayerSeat.objects.filter(game_id=game_id).delete()
     GameProjection.objects.filter(game_id=game_id).delete()
@@ -193,7 +181,7 @@ def rebuild_game(game_id: int, *, rate: bool = True) -> GameProjection | None:
         after = fold(events, state)
         proj = project_batch(game_id=game_id, proj=proj, before=state, events=events,
                              after=after, head_seq=rows[-1].seq, head_hash=rows[-1].hash,
-                             at=at, rate=rate)  # fmt: skip
+                             at=at)  # fmt: skip
         state = after
     if proj is not None and state is not None:  # an open window's sealed passes (R19)
         refresh_deadline(proj, sealed_passes.folded(state, sealed_passes.load(game_id, proj.seq)))

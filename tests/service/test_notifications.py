@@ -422,46 +422,59 @@ def test_the_me_page_sets_the_mail_preferences_in_czech(client, django_user_mode
     assert "Zastavit e-maily" in page.content.decode()
 
 
+def _cursor(gid: int) -> int | None:
+    from games.core.models import FollowerCursor
+
+    row = FollowerCursor.objects.filter(follower="notifications", game_id=gid).first()
+    return row.seq if row is not None else None
+
+
 @pytest.mark.django_db(transaction=True)
-def test_a_commit_tells_its_notifications_in_its_own_transaction(settings):
-    """No task per move: the join that starts the game has created anna's `your_turn` (and its
-    reminder row) by the time its answer returns, with no worker running. (The derive task per
-    commit cost the workers 10-20 ms of CPU per move in bench-load.)"""
-    from games.notifications.models import DeadlineReminder, NotificationCursor
+def test_the_notifications_follow_the_log_after_commit(settings):
+    """The command's transaction tells nobody (games.core.followers): with the followers woken
+    through a queue nobody drains yet, the join that starts the game has created no
+    notification; the follower then tells anna's `your_turn` and plans its reminder, once."""
+    from games.core import followers
+    from games.notifications.models import DeadlineReminder
 
     settings.SEJMI_SEND_TASKS, settings.SEJMI_ALLOW_RIGGED = False, True  # no worker at all
     anna = player()
     gid = _lobby(anna)
+    settings.SEJMI_FOLLOW = "queue"
     _join(player(None), gid, 1)
-    assert kinds(anna, gid) == ["your_turn"]
+    assert kinds(anna, gid) == [], "told inside the command's transaction"
     head = anna.get(f"/api/games/{gid}/").json()["seq"]
-    assert NotificationCursor.objects.get(game_id=gid).seq == head
+    assert _cursor(gid) != head
+    assert followers.follow(gid) > 0
+    assert followers.follow(gid) == 0, "a second wake-up tells nothing more"
+    assert kinds(anna, gid) == ["your_turn"]
+    assert _cursor(gid) == head
     assert DeadlineReminder.objects.filter(game_id=gid, seq=head).exists()
 
 
 def _left_behind(gid: int) -> None:
-    """As if the game's events had been committed without being told (older data)."""
-    from games.notifications.models import NotificationCursor
+    """As if the game's events had been committed without being told (a lost wake-up)."""
+    from games.core.models import FollowerCursor
 
     Notification.objects.filter(game_id=gid).delete()
-    NotificationCursor.objects.filter(game_id=gid).update(seq=0)
+    FollowerCursor.objects.filter(follower="notifications", game_id=gid).update(seq=0)
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_cursor_left_behind_is_caught_up_by_the_derive_path_once(settings):
-    """A commit tells its own batches only when the cursor stands at the head before it; else
-    it leaves everything to the derive task (or the sweeper), which tells each thing once."""
+def test_a_cursor_left_behind_is_caught_up_by_the_sweeper_once(settings):
+    """A lost wake-up (the queue's, with no follower to drain it) is the sweeper's: it tells
+    each thing once, and the next wake-up finds the cursor at the head."""
     from games.core.models import GameProjection
-    from games.notifications.models import NotificationCursor
 
     settings.SEJMI_SEND_TASKS, settings.SEJMI_ALLOW_RIGGED = False, True
     anna, ben = player(), player(None)
     gid = _lobby(anna)
     _join(ben, gid, 1)
     _left_behind(gid)
+    settings.SEJMI_FOLLOW = "queue"
     legal = anna.get(f"/api/games/{gid}/").json()["legal"]
     send(anna, gid, next(c for c in legal if c["type"] == "play"))
-    assert kinds(anna, gid) == [] and kinds(ben, gid) == [], "not told at commit: behind"
+    assert kinds(anna, gid) == [] and kinds(ben, gid) == [], "nobody has followed yet"
     GameProjection.objects.filter(game_id=gid).update(
         updated_at=timezone.now() - runner.SWEEP_MIN_AGE - timedelta(seconds=1)
     )
@@ -469,11 +482,12 @@ def test_a_cursor_left_behind_is_caught_up_by_the_derive_path_once(settings):
     runner.sweep()  # a second sweep finds nothing more to tell
     assert "your_turn" in kinds(anna, gid) and kinds(ben, gid) != []
     head = anna.get(f"/api/games/{gid}/").json()["seq"]
-    assert NotificationCursor.objects.get(game_id=gid).seq == head
+    assert _cursor(gid) == head
+    settings.SEJMI_FOLLOW = "inline"
     mover = next(c for c in (anna, ben) if c.get(f"/api/games/{gid}/").json()["legal"])
     send(mover, gid, mover.get(f"/api/games/{gid}/").json()["legal"][0])
     head = anna.get(f"/api/games/{gid}/").json()["seq"]
-    assert NotificationCursor.objects.get(game_id=gid).seq == head, "caught up: told at commit"
+    assert _cursor(gid) == head, "caught up: followed after its commit"
 
 
 @pytest.mark.django_db(transaction=True)

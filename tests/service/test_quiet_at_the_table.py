@@ -16,7 +16,7 @@ from django.utils import timezone
 from frontend.models import GameVisit
 from games.notifications.models import Notification
 
-pytestmark = pytest.mark.django_db
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture

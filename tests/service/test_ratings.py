@@ -62,7 +62,7 @@ def play_league(league: list[APIClient], rnd: random.Random) -> list[dict]:
     return [play_to_end(table, rnd) for table in games]
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)
 def test_finished_human_games_are_rated_and_a_rebuild_gives_the_same_numbers(league):
     ended = play_league(league, random.Random(10))
     names = [p.username for p in league]
@@ -93,7 +93,7 @@ def test_finished_human_games_are_rated_and_a_rebuild_gives_the_same_numbers(lea
     assert everything(names) == live
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)
 def test_a_game_rated_after_one_that_ended_later_rewinds_it_to_the_order_games_ended(league):
     """Two transactions that end games at once may commit in the other order: the game that
     ended first is rated first all the same, so the numbers equal a rebuild's."""
@@ -110,7 +110,7 @@ def test_a_game_rated_after_one_that_ended_later_rewinds_it_to_the_order_games_e
     assert RatingChange.objects.count() == 2 + 3 + 4 + 4 + 5
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)
 def test_the_leaderboard_is_best_first_and_per_variant_ranks_that_variants_rating(league):
     play_league(league, random.Random(12))
     anyone = APIClient()
@@ -129,7 +129,7 @@ def test_the_leaderboard_is_best_first_and_per_variant_ranks_that_variants_ratin
         assert row["games"] == profile["by_variant"]["pairs"]["games"] == 1
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)
 def test_rigged_games_and_games_with_a_bot_seat_are_not_rated(make_player, settings):
     settings.SEJMI_ALLOW_RIGGED = True
     alice, bob = make_player(), make_player()
@@ -157,7 +157,7 @@ def test_rigged_games_and_games_with_a_bot_seat_are_not_rated(make_player, setti
     assert not RatedGame.objects.exists()
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)
 def test_a_new_player_has_the_initial_rating_in_the_api_shape(player):
     profile = APIClient().get(f"/api/players/{player.username}/").json()
     nothing = {"rating": INITIAL, "games": 0, "wins": 0}
@@ -166,7 +166,7 @@ def test_a_new_player_has_the_initial_rating_in_the_api_shape(player):
                                                            "pairs_extreme")}}  # fmt: skip
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)
 def test_an_unknown_player_is_404_and_a_bad_variant_400(player):
     assert_error(APIClient().get("/api/players/nobody-here/"), 404, "not_found")
     assert_error(APIClient().get("/api/players/bot/"), 404, "not_found")
@@ -175,7 +175,7 @@ def test_an_unknown_player_is_404_and_a_bad_variant_400(player):
     assert_error(APIClient().get(f"/api/players/{'x' * 5000}/"), 404, "not_found")
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)
 def test_the_schema_describes_the_player_and_the_leaderboard():
     schema = APIClient().get("/api/schema/", {"format": "json"}).json()
     player = schema["paths"]["/api/players/{username}/"]["get"]["responses"]
@@ -188,7 +188,7 @@ def test_the_schema_describes_the_player_and_the_leaderboard():
     assert sorted(variant["schema"]["enum"]) == ["pairs", "pairs_extreme", "standard"]
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)
 def test_the_importers_name_is_reserved():
     """Imported games belong to the user "importer" and are not rated: nobody may take it."""
     answer = APIClient().post("/api/auth/register/",

@@ -1,0 +1,254 @@
+"""Features that span games follow the log instead of being called by it.
+
+A command's transaction writes the game's own rows only (its events, its read model, the sealed
+passes, the deadline and the stored answer). Notifications, ratings, tournaments — every
+feature that reads many games' logs — register a `Follower` when their app loads, and are
+woken after COMMIT (`wake`):
+
+- each follower keeps its own cursor per game (`FollowerCursor`, one row per follower and
+  game) and catches a game up under that row's lock (`catch_up`): what it writes and the moved
+  cursor commit together, so a follower that dies between the game's COMMIT and its own work
+  loses nothing (its cursor did not move) and tells nothing twice (the lock, then unique keys);
+- `wake(game_id)` never runs the followers in the caller's transaction. How it reaches them is
+  `settings.SEJMI_FOLLOW`: "queue" (production: an RPUSH to a Redis list that the follower
+  process drains — `manage.py run_deadlines` runs it beside the deadlines, `serve`), "thread"
+  (`make run`: the runner thread of the web process is rung, `listen`), "inline" (the tests'
+  default: right after COMMIT, in the committing thread);
+- `sweep` catches up whatever a lost wake-up left behind (a crash, Redis away): every
+  follower's games whose log is ahead of its cursor.
+
+The table imports no follower; a new cross-game feature is a new package that registers.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import TypeVar
+
+from django.conf import settings
+from django.db import close_old_connections, transaction
+from django.db.models import F, OuterRef, Q, Subquery
+from django.utils import timezone
+
+from games.core import event_store
+from games.core.models import FollowerCursor, Game, GameEvent, GameProjection
+from games.engine import GameState
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+QUEUE_KEY = "sejmi:follow"  # the Redis list of woken game ids (mode "queue")
+BLOCK_S = 1.0  # the follower process waits this long for a wake-up before it looks around
+SWEEP_EVERY_S = 5.0  # the follower process's sweep of lost wake-ups
+SWEEP_MIN_AGE = timedelta(seconds=10)  # a fresh game is its own wake-up's, not the sweeper's
+
+
+@dataclass(frozen=True)
+class Follower:
+    """A feature that follows the games' logs. `follow(game_id)` catches one game up (its own
+    transaction, idempotent; returns how many things it did); `behind(min_age, limit)` lists
+    the games it has not caught up with, untouched for `min_age` (the sweeper's list; default:
+    its cursors lag the log); `rebuild()` rebuilds its read models from the logs, after the
+    games' own (`rebuild_projections`)."""
+
+    name: str
+    follow: Callable[[int], int]
+    behind: Callable[[timedelta, int], list[int]] | None = None
+    rebuild: Callable[[], object] | None = None
+
+    def lagging(self, min_age: timedelta, limit: int = 100) -> list[int]:
+        if self.behind is not None:
+            return self.behind(min_age, limit)
+        return lagging(self.name, min_age, limit)
+
+
+_followers: dict[str, Follower] = {}
+
+
+def register(follower: Follower) -> None:
+    """Called once per feature, when its app loads (AppConfig.ready)."""
+    _followers[follower.name] = follower
+
+
+def registered() -> tuple[Follower, ...]:
+    return tuple(_followers.values())
+
+
+# --- the cursor ---------------------------------------------------------------------------
+
+
+def catch_up(name: str, game_id: int,
+             handle: Callable[[GameState | None, list[GameEvent]], T]) -> T | None:  # fmt: skip
+    """In one transaction, under the row lock of follower `name`'s cursor on the game: hand
+    `handle(state at the cursor, the events past it)`, then move the cursor past them. None
+    when nothing was past it (or the game is gone). Twice at once: the second waits for the
+    lock and finds nothing new."""
+    with transaction.atomic():
+        if not Game.objects.filter(pk=game_id).exists():
+            return None
+        FollowerCursor.objects.bulk_create(
+            [FollowerCursor(follower=name, game_id=game_id)], ignore_conflicts=True
+        )
+        cursor = FollowerCursor.objects.select_for_update().get(follower=name, game_id=game_id)
+        rows = event_store.load(game_id, after=cursor.seq)
+        if not rows:
+            return None
+        done = handle(event_store.state_at(game_id, cursor.seq), rows)
+        cursor.seq = rows[-1].seq
+        cursor.save(update_fields=["seq"])
+        return done
+
+
+def lagging(name: str, min_age: timedelta = timedelta(0), limit: int = 100) -> list[int]:
+    """Games whose log is ahead of follower `name`'s cursor: moved in the last day (an old
+    imported game is nobody's news) and not in the last `min_age`, the oldest first."""
+    now = timezone.now()
+    seq = FollowerCursor.objects.filter(follower=name, game_id=OuterRef("game_id")).values("seq")
+    recent = GameProjection.objects.filter(updated_at__gte=now - timedelta(days=1),
+                                           updated_at__lte=now - min_age)  # fmt: skip
+    behind = recent.annotate(cursor=Subquery(seq[:1])).filter(
+        Q(cursor__isnull=True) | Q(cursor__lt=F("seq"))
+    )
+    return list(behind.order_by("updated_at").values_list("game_id", flat=True)[:limit])
+
+
+# --- running them -------------------------------------------------------------------------
+
+
+def follow(game_id: int) -> int:
+    """Every follower catches game `game_id` up; one's failure is logged and leaves the others
+    (the sweeper tries it again). Returns how many things they did."""
+    done = 0
+    for follower in registered():
+        done += _guarded(follower.name, follower.follow, game_id)
+    return done
+
+
+def sweep(min_age: timedelta = SWEEP_MIN_AGE, limit: int = 100) -> int:
+    """Every follower's lagging games caught up: the guarantee behind each wake-up."""
+    done = 0
+    for follower in registered():
+        try:
+            games = follower.lagging(min_age, limit)
+        except Exception:
+            log.exception("follower %s: listing its lagging games failed", follower.name)
+            continue
+        for game_id in games:
+            done += _guarded(follower.name, follower.follow, game_id)
+    return done
+
+
+def _guarded(name: str, step: Callable[[int], int], game_id: int) -> int:
+    try:
+        return int(step(game_id) or 0)
+    except Exception:
+        log.exception("follower %s failed on game %s; the sweeper will try again", name, game_id)
+        return 0
+
+
+# --- waking them --------------------------------------------------------------------------
+
+_pending: set[int] = set()  # mode "thread": games woken since the runner last looked
+_pending_lock = threading.Lock()
+_listeners: list[Callable[[], None]] = []
+
+
+def wake(game_id: int) -> None:
+    """After COMMIT of game `game_id`'s events: the followers are to catch it up. Never
+    raises: a wake-up lost here is the sweeper's."""
+    mode = settings.SEJMI_FOLLOW
+    try:
+        if mode == "inline":
+            follow(game_id)
+        elif mode == "thread":
+            with _pending_lock:
+                _pending.add(game_id)
+            for listener in _listeners:
+                listener()
+        else:
+            _redis().rpush(QUEUE_KEY, game_id)
+    except Exception:
+        log.exception("waking the followers for game %s failed; the sweeper will", game_id)
+
+
+def on_commit_wake(game_id: int) -> None:
+    """`wake` once the current transaction commits (nothing if it rolls back)."""
+    transaction.on_commit(lambda: wake(game_id))
+
+
+def listen(listener: Callable[[], None]) -> None:
+    """Mode "thread": `listener` is called (from the committing thread) after each wake-up;
+    the runner then calls `follow_pending`."""
+    _listeners.append(listener)
+
+
+def follow_pending() -> int:
+    """Mode "thread": catch up every game woken since the last call."""
+    with _pending_lock:
+        games = sorted(_pending)
+        _pending.clear()
+    return sum(follow(game_id) for game_id in games)
+
+
+def serve(stop: threading.Event, *, wait_s: float = BLOCK_S,
+          sweep_every_s: float = SWEEP_EVERY_S) -> None:  # fmt: skip
+    """The follower process's loop (mode "queue"): take the woken games from Redis (each
+    woken game once per take, however often it was woken), catch each up, and sweep every
+    `sweep_every_s`. Several may run: each game is caught up under its cursors' locks."""
+    swept_at = 0.0
+    while not stop.is_set():
+        try:
+            games = _take(wait_s)
+        except Exception:
+            log.exception("reading the followers' queue failed")
+            stop.wait(wait_s)
+            games = []
+        for game_id in games:
+            follow(game_id)
+        if time.monotonic() - swept_at >= sweep_every_s:
+            swept_at = time.monotonic()
+            sweep()
+        close_old_connections()
+
+
+def _take(wait_s: float) -> list[int]:
+    """The woken games: waits up to `wait_s` for the first, then takes all queued."""
+    client = _redis(blocking=True)
+    first = client.blpop([QUEUE_KEY], timeout=wait_s)
+    if first is None:
+        return []
+    with client.pipeline() as pipe:
+        pipe.lrange(QUEUE_KEY, 0, -1)
+        pipe.delete(QUEUE_KEY)
+        rest, _ = pipe.execute()
+    return _unique([first[1], *rest])
+
+
+def _unique(raw: Iterable[bytes]) -> list[int]:
+    return list(dict.fromkeys(int(x) for x in raw))
+
+
+_clients: dict[tuple[int, bool], object] = {}
+
+
+def _redis(*, blocking: bool = False):
+    """A redis.Redis per process and use: the wake-up's gives up after REDIS_TIMEOUT_S (a
+    black-holed Redis must not hold a command's answer), the blocking take's waits longer than
+    its BLPOP."""
+    import os
+
+    import redis
+
+    key = (os.getpid(), blocking)
+    if key not in _clients:
+        timeout = settings.REDIS_TIMEOUT_S
+        _clients[key] = redis.Redis.from_url(
+            settings.REDIS_URL, socket_connect_timeout=timeout,
+            socket_timeout=timeout + (BLOCK_S + 1 if blocking else 0))  # fmt: skip
+    return _clients[key]
