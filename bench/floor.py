@@ -11,11 +11,14 @@ BEGIN and COMMIT included, and commits: the move lands as the service would have
 (same events and hash chain, projection, notifications, stored answer), and the next move is
 recorded from there. So the statement list is the code's own in every run; it cannot drift.
 
-Three ways of sending, in turn move by move so load hits each alike:
-- one round trip per statement (how the command path sent them before issue 19's pipeline);
-- grouped as the command path now sends them (games.table.commit in psycopg's pipeline mode):
-  BEGIN, then every statement before the first write in one round trip (the lock and the
-  reads sent with it), then the rest in one, then COMMIT: four round trips (the floor);
+The command path sends several statements in one message (games.core.plain_sql); each is
+recorded here as the single statements it holds, their parameters bound in (psycopg's
+client-side binding, as the path's own messages are). Three ways of sending, in turn move by
+move so load hits each alike:
+- one round trip per statement (how the command path sent them before issue 19);
+- grouped as the command path now sends them (games.core.plain_sql.command_transaction):
+  BEGIN, then every statement before the first write in one message (the lock and the reads
+  sent with it), then the writes with COMMIT in one: three round trips (the floor);
 - all of them in one psycopg pipeline: one round trip for the whole move (the limit).
 
 Timed per move from BEGIN to COMMIT's answer; CPU is this process's thread time inside those
@@ -63,10 +66,22 @@ def capture(call: Callable[[], Any]) -> list[Statement]:
     try:
         with transaction.atomic(), connection.execute_wrapper(record):
             call()
+            bound = [_single(connection.connection, sql, params) for sql, params in seen]
             raise _RolledBack
     except _RolledBack:
         pass
-    return _as_sent(seen)
+    return _as_sent([one for message in bound for one in message])
+
+
+def _single(conn, sql: str, params: Any) -> list[Statement]:
+    """The statements of one message, their parameters bound in as a client-side-binding
+    cursor binds them."""
+    import psycopg
+    import sqlparse
+
+    if params:
+        sql = psycopg.ClientCursor(conn).mogrify(sql, params)
+    return [(str(one).strip().rstrip(";"), None) for one in sqlparse.split(sql) if one.strip()]
 
 
 def _as_sent(seen: list[Statement]) -> list[Statement]:
@@ -94,19 +109,27 @@ def label(sql: str) -> str:
 
 
 ONE, PATH, PIPELINE = "one per statement", "as the command path", "one pipeline"
-_WRITES = ("INSERT", "UPDATE", "DELETE")
+_WRITES = ("INSERT", "UPDATE", "DELETE", "WITH")
 
 
 def send(cursor, statements: Sequence[Statement], *, way: str = ONE,
          each: list[float] | None = None) -> None:  # fmt: skip
     """Send the statements on `cursor`'s autocommit connection, reading every result as
     Django does (`ONE`; `each`: the time of each, appended); `PIPELINE`: all in one round
-    trip; `PATH`: in the command path's four round trips (`groups`)."""
-    if way != ONE:
-        for group in groups(statements) if way == PATH else [statements]:
-            with cursor.connection.pipeline():
-                for sql, params in group:
-                    cursor.execute(sql, params)
+    trip; `PATH`: in the command path's three round trips (`groups`), a message each."""
+    if way == PIPELINE:
+        with cursor.connection.pipeline():
+            for sql, params in statements:
+                cursor.execute(sql, params)
+        return
+    if way == PATH:
+        import psycopg
+
+        several = psycopg.ClientCursor(cursor.connection)
+        for group in groups(statements):
+            several.execute("; ".join(sql for sql, _ in group))
+            while several.nextset():
+                pass
         return
     for sql, params in statements:
         started = time.perf_counter()
@@ -118,11 +141,11 @@ def send(cursor, statements: Sequence[Statement], *, way: str = ONE,
 
 
 def groups(statements: Sequence[Statement]) -> list[list[Statement]]:
-    """BEGIN | the statements before the first write | the rest | COMMIT."""
+    """BEGIN | the statements before the first write | the rest with COMMIT."""
     body = list(statements[1:-1])
     first_write = next((i for i, (sql, _) in enumerate(body)
                         if sql.lstrip()[:6].upper() in _WRITES), len(body))  # fmt: skip
-    parts = [[statements[0]], body[:first_write], body[first_write:], [statements[-1]]]
+    parts = [[statements[0]], body[:first_write], body[first_write:] + [statements[-1]]]
     return [part for part in parts if part]
 
 

@@ -30,8 +30,8 @@ from games.table.models import (
 )
 
 __all__ = [
-    "ChatHiding", "ChatMessage", "DeadlineReminder", "FollowerCursor", "Game", "GameEvent", "GameProjection",
-    "GameSnapshot", "HeadSignature", "IdempotentAnswer", "Notification",
+    "ChatHiding", "ChatMessage", "DeadlineReminder", "FollowerCursor", "Game", "GameEvent",
+    "GameProjection", "GameSnapshot", "HeadSignature", "IdempotentAnswer", "Notification",
     "NotificationPrefs", "OutboxMail", "PlayerRating", "PlayerSeat", "PlayerStats", "Presence",
     "RatedGame", "RatingChange", "SealedPass", "StandingOrder", "VacationDeclaration",
     "VacationEnd",

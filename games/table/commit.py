@@ -130,8 +130,8 @@ def commit(game_id: int, decide: Decision, expected_seq: int | None,
     would have (docs/CHOICES.md)."""
     refused: ApiError | None = None
     try:
-        # In a pipeline (PostgreSQL): the reads in one round trip, the writes in another.
-        with transaction.atomic(), plain_sql.pipeline() as sync:
+        # PostgreSQL: BEGIN, the reads in one round trip, the writes with COMMIT in another.
+        with plain_sql.command_transaction() as sync:
             proj, ahead = _read_ahead(game_id)
             if proj is None:
                 raise not_found()
@@ -223,8 +223,9 @@ def _append_or_seal(proj: GameProjection, public: GameState, sealed: list[Sealed
     if sealed and window_open(after) and all(kind_of(e.type).away for e in told):
         # Someone came or went while the window stays open: that is told, and the passes
         # stay sealed, carried to the new seq (R19).
+        carried = sealed_passes.as_events(sealed) + keep
         done = append(proj.game_id, proj, public, [(now, told)], fold(told, public),
-                       deadline_state=after, sealed=sealed_passes.as_events(sealed) + keep)  # fmt: skip
+                      deadline_state=after, sealed=carried)  # fmt: skip
         sealed_passes.carry(proj.game_id, sealed, done.seq)
         _seal(proj.game_id, done.seq, keep, after, now, tell=False)
         return done
