@@ -105,7 +105,7 @@ def bots_decision(state: GameState, seed: bytes) -> tuple[list[Event], GameState
 def _standing_answers(game_id: int, before: GameState, after: GameState, seed: bytes,
                       known: list[tuple] | None) -> tuple[list[Event], GameState]:  # fmt: skip
     """A window that opened in this batch is answered at once, after the bots, by the standing
-    orders of the players asked (issue 10): ordinary block / pass events marked `standing`,
+    orders of the players asked: ordinary block / pass events marked `standing`,
     sealed like anyone's pass (R19). An order set while a window is open answers from the next."""
     opened = window_open(after) and not (window_open(before) and before.turn == after.turn)
     orders = standing_orders.orders_by_seat(game_id, after, known) if opened else {}
@@ -166,7 +166,7 @@ def _lost_race() -> ApiError:
 
 def _apply_deadline(proj: GameProjection, ahead: Ahead, sync: Callable[[], None]) -> None:
     """R21 for a late command: the timeout (or the awaited bots' moves) the workers have not
-    applied yet. A refusal here is a bug (as in games.table.deadline.advance): logged, and the
+    applied yet. A refusal here is a bug (as in games.clock.runner.advance): logged, and the
     command is judged as if no deadline had passed."""
     kind = DeadlineKind(proj.deadline_kind)
     act = bots_decision if kind is DeadlineKind.BOT else timeout_decision
