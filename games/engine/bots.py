@@ -136,7 +136,7 @@ def preview(s: GameState, kostic: int | None, command: Command) -> list[float]:
         else:  # P picks a neighbour: a gift to the first, a theft or a swap from the richest
             nbs = neighbors(s, seat)
             richest = max(nbs, key=lambda q: lives[q])
-            if rule.reach == SWAP and lives[richest] <= lives[seat]:
+            if reach == SWAP and lives[richest] <= lives[seat]:
                 continue
             _with_neighbour(lives, rule, seat, nbs[0] if rule.others > 0 else richest)
     eliminated = sum(1 for q in range(s.n) if s.lives[q] > 0 >= lives[q] and q != kostic)
