@@ -31,6 +31,8 @@ import psycopg
 from bench.env import wait_http
 
 ROOT = Path(__file__).resolve().parents[2]
+# The databases of `site` (tests/conftest.py): the page flows run on both.
+BOTH = ["postgresql", "sqlite"]
 PYTHON = ROOT / ".venv" / "bin" / "python"
 UNLIMITED = "1000000/min"  # the suite's pages and clients all come from 127.0.0.1
 
