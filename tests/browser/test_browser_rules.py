@@ -42,7 +42,10 @@ def two_player_game(make_player) -> tuple[int, object, object]:
     return gid, eva, jan
 
 
-@pytest.mark.parametrize("lang", ["en", "cs"])
+@pytest.mark.parametrize(
+    ("lang", "site"), [("en", "postgresql"), ("cs", "postgresql"), ("en", "sqlite")],
+    indirect=["site"],
+)  # and on make run's SQLite
 def test_the_rules_page_holds_every_card_with_both_effects_in_the_page_language(lang, open_page):
     page = open_page(f"rules-{lang}", lang=lang)
     page.goto("/rules/")

@@ -17,7 +17,7 @@ from django.test import Client
 from page_helpers import api, logged_in, make_user
 
 from games.core.models import GameEvent
-from replays.models import Dispute
+from replays.disputes.models import Dispute
 from tests.db_roles import as_owner
 
 # Two players with one life each: once seat 1 lets it pass, seat 0's red LOSE_1 on all ends

@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 from page_helpers import api, logged_in, make_user
 
-from replays import disputes
+from replays.disputes import services as disputes
 
 
 def seated(client: Client) -> int:

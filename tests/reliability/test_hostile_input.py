@@ -26,8 +26,8 @@ from hostile_helpers import live_server, register, started_game, token_of
 from games.core.errors import ApiError
 from games.engine.errors import Code, IllegalCommand
 from games.engine.setup import creation_events
-from replays.disputes import dispute_open
-from replays.models import Dispute
+from replays.disputes.models import Dispute
+from replays.disputes.services import dispute_open
 from sejmi.asgi import application
 
 TIMEOUT = 5

@@ -17,8 +17,8 @@ from rest_framework.test import APIClient
 
 from games.clock import tasks
 from games.core.models import GameEvent
-from replays import disputes
-from replays.models import Dispute, DisputeNote
+from replays.disputes import services as disputes
+from replays.disputes.models import Dispute, DisputeNote
 from tests.db_roles import as_owner
 
 REASON = "The server skipped my turn after I blocked in time."

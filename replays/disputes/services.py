@@ -22,7 +22,7 @@ from games.engine import events as ev
 from games.engine.errors import Code
 from games.notifications.services import DISPUTE_DECIDED, notification_tell
 from games.table.models import PlayerSeat
-from replays.models import REASON_MAX_LENGTH, Dispute, DisputeNote
+from replays.disputes.models import REASON_MAX_LENGTH, Dispute, DisputeNote
 from replays.transcript import transcript
 
 CLOSED = (Dispute.Status.RESOLVED, Dispute.Status.REJECTED)
