@@ -65,7 +65,8 @@ class FinishedFilterForm(forms.Form):
     """The lobby's filter of finished games (GET): by a seated player and by variant."""
 
     def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, label_suffix="", **kwargs)
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
 
     player = forms.CharField(label=_("Player"), required=False, max_length=150)
     variant = forms.ChoiceField(

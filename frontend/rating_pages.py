@@ -27,7 +27,8 @@ class LeaderboardFilter(forms.Form):
     )  # fmt: skip
 
     def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, label_suffix="", **kwargs)
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
 
 
 def player(request: HttpRequest, username: str) -> HttpResponse:

@@ -34,7 +34,8 @@ class DisputeForm(forms.ModelForm):
         fields = DECISION_FIELDS
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if "status" not in self.fields:  # already decided: both fields are read-only
             return data
         status, resolution = data.get("status"), (data.get("resolution") or "").strip()
@@ -80,7 +81,7 @@ class DisputeAdmin(admin.ModelAdmin):
     list_filter = ["status"]
     list_select_related = ["game", "opened_by"]
     search_fields = ["=game__id", "opened_by__username", "reason"]
-    ordering = [OPEN_FIRST, "opened_at", "id"]
+    ordering = [OPEN_FIRST, "opened_at", "id"]  # type: ignore[list-item]  # an expression: Django takes it
     fieldsets = [
         (
             _("The claim"),
@@ -97,7 +98,7 @@ class DisputeAdmin(admin.ModelAdmin):
     @admin.display(description=_("Disputed moment"))
     def disputed_moment(self, obj: Dispute) -> str:
         if obj.seq is None:
-            return _("no event named")
+            return str(_("no event named"))
         url = case_file.replay_url(obj.game_id, obj.seq)
         return format_html('{} <a href="{}">{}</a>', _("seq %(seq)d") % {"seq": obj.seq}, url,
                            _("open the replay there"))  # fmt: skip
