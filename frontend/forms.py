@@ -29,7 +29,7 @@ DJANGO_CATALOG_GAPS = [
     ),
 ]
 
-# Django's Czech catalog speaks "vy"; our pages speak "ty", as the rule sheet does (issue 18).
+# Django's Czech catalog speaks "vy"; our pages speak "ty", as the rule sheet does.
 # Our catalog carries these messages of the login and sign-up forms in the "ty" register, and
 # is read before Django's. Never evaluated here either.
 DJANGO_IN_TY = [

@@ -1,4 +1,4 @@
-"""A player's profile and the leaderboard (issue 10): server-rendered from the ratings' read
+"""A player's profile and the leaderboard: server-rendered from the ratings' read
 side (games.ratings.selectors); rating_chart.js draws the profile's rating history."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Events → notifications. Normally in the very transaction that appends them: `at_commit`
-(called by games.table.commands for every append) tells the batches it appends and moves the game's
+(called by games.table.commit for every append) tells the batches it appends and moves the game's
 cursor past them, so nothing is late, nothing is told twice, and no task runs per move.
 `derive_game(game_id)` is the fallback for events past the cursor that were not told so (a
 cursor left behind: older data, an import), batch by batch (the events of one commit share

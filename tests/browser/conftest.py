@@ -1,4 +1,4 @@
-"""Browser tests (issue 8): headless Chromium through Python Playwright against a live service.
+"""Browser tests: headless Chromium through Python Playwright against a live service.
 
 Session-wide: one service (tests/browser/live.py: its own database, uvicorn on a free port;
 the fixtures `live`, `live_sqlite` and `site` of tests/conftest.py) and one Chromium. The pages

@@ -1,4 +1,4 @@
-"""Issue 18, "Disputes in the page" (API.md "More pages"): a seated player disputes a moment
+"""Disputes in the page (API.md "More pages"): a seated player disputes a moment
 from the replay viewer (and from the table's log), finds it on /disputes/ with that seq and its
 status, and is told in the bell when staff decide it in the Django admin, whose resolution
 then shows on /disputes/ (also on `make run`'s SQLite). A spectator is offered no dispute

@@ -1,4 +1,4 @@
-"""Issue 8, test 2: a newcomer signs up, creates a game against two bots in the lobby and plays
+"""A newcomer signs up, creates a game against two bots in the lobby and plays
 it to the winners banner, using only the page: no API call, no rigging. On both databases:
 `make run`'s SQLite is where a newcomer starts."""
 

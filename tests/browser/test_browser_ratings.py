@@ -1,4 +1,4 @@
-"""Issue 10: the profile page draws the rating history as an inline SVG (rating_chart.js) with
+"""The profile page draws the rating history as an inline SVG (rating_chart.js) with
 a text alternative, the leaderboard filters by variant, and axe-core finds no serious or
 critical violation on either, in English (light) and Czech (dark); in English also on `make
 run`'s SQLite."""

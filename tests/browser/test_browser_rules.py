@@ -1,4 +1,4 @@
-"""Issue 18: the rules page and cards that speak the page's language, in Chromium.
+"""The rules page and cards that speak the page's language, in Chromium.
 
 - /rules/ in English and Czech holds every card of the engine's standard deck, each with its id
   and both effects in the page's language (frontend/card_words.py, the one source), and no

@@ -1,4 +1,4 @@
-"""Issue 18: /disputes/ (API.md "More pages") lists the caller's own disputes, newest first,
+"""/disputes/ (API.md "More pages") lists the caller's own disputes, newest first,
 with the moment, the reason, the status and the staff's resolution; it needs a login, shows
 nobody else's, and says what to do when there is none, in English and in Czech ("ty")."""
 

@@ -1,4 +1,4 @@
-"""The append-only guard (issue 9, hole 7): game events and dispute notes can be read and
+"""The append-only guard: game events and dispute notes can be read and
 appended, never rewritten.
 
 - Everyone, the tables' owner too: UPDATE and DELETE (row trigger) and TRUNCATE (statement

@@ -1,4 +1,4 @@
-"""Issue 18: when staff decide a dispute in the admin, the player who opened it is told once
+"""When staff decide a dispute in the admin, the player who opened it is told once
 (`dispute_decided`: the bell, and a mail by their preference), through the notifications'
 own machinery: a REAL Celery worker and a REAL SMTP server (tests/service/notify_stack.py).
 Nobody else is told: not the other player of the game, not a spectator (R23: a dispute is

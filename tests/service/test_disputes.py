@@ -1,4 +1,4 @@
-"""Disputes (issue 4): a seated player opens one, staff settle it in the Django admin.
+"""Disputes: a seated player opens one, staff settle it in the Django admin.
 
 Who sees what: the player who opened a dispute sees it and its status; staff see every dispute;
 anyone else is told it does not exist. Game events are never edited; staff notes are their own
