@@ -52,10 +52,16 @@ bench-replays: $(STAMP)
 simulate: $(STAMP)
 	$(PY) manage.py simulate --games 2000 --players 4 --json
 
+# Lint and types; every step runs, and any failure fails the target: ruff's rules and its
+# format, the import contracts, and mypy on the engine and the Django side with django-stubs
+# (pyproject's [tool.mypy]; docs/TESTS.md, "Lint and types").
 lint: $(STAMP)
-	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy games/engine
-	PYTHONPATH=. $(VENV)/bin/lint-imports
+	@status=0; \
+	$(VENV)/bin/ruff check . || status=1; \
+	$(VENV)/bin/ruff format --check . || status=1; \
+	PYTHONPATH=. $(VENV)/bin/lint-imports || status=1; \
+	$(VENV)/bin/mypy games replays frontend sejmi || status=1; \
+	exit $$status
 
 clean:
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -exec rm -rf {} +

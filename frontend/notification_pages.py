@@ -6,6 +6,8 @@ form of /me/."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -32,14 +34,15 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def _link(row) -> str:
-    """The game's table; a decided dispute's resolution is on /disputes/ (issue 18)."""
+    """The game's table; a decided dispute's resolution is on /disputes/."""
     return "/disputes/" if row.kind == "dispute_decided" else f"/games/{row.game_id}/"
 
 
 @login_required
 @require_POST
 def preferences(request: HttpRequest) -> HttpResponse:
-    body = {name: request.POST[name] for name in ("email_mode", "language") if name in request.POST}
+    body: dict[str, Any] = {name: request.POST[name] for name in ("email_mode", "language")
+                            if name in request.POST}  # fmt: skip
     body["email"] = request.POST.get("email", "").strip() or None
     try:
         services.prefs_set(user=request.user, body=body)
@@ -77,6 +80,7 @@ def notifications(request: HttpRequest) -> HttpResponse:
 def notifications_read(request: HttpRequest) -> HttpResponse:
     """The page's "Mark read" (`id`) and "Mark all read" (`all`); back to the same page."""
     raw = request.POST.get("id", "")
+    body: dict[str, Any]
     if "all" in request.POST:
         body = {"all": True}
     elif raw.isdigit():

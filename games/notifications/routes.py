@@ -13,7 +13,7 @@ from games.notifications import services
 from games.notifications.derive import KINDS
 from games.notifications.models import NotificationPrefs
 
-NOTIFICATION_FIELDS = {
+NOTIFICATION_FIELDS: dict[str, serializers.Field] = {
     "id": serializers.IntegerField(),
     "kind": serializers.ChoiceField(KINDS),
     "game": serializers.IntegerField(),

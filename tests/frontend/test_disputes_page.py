@@ -1,4 +1,4 @@
-"""Issue 18: /disputes/ (API.md "More pages") lists the caller's own disputes, newest first,
+"""/disputes/ (API.md "More pages") lists the caller's own disputes, newest first,
 with the moment, the reason, the status and the staff's resolution; it needs a login, shows
 nobody else's, and says what to do when there is none, in English and in Czech ("ty")."""
 
@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 from page_helpers import api, logged_in, make_user
 
-from replays import disputes
+from replays.disputes import services as disputes
 
 
 def seated(client: Client) -> int:

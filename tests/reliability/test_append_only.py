@@ -1,4 +1,4 @@
-"""The append-only guard (issue 9, hole 7): game events and dispute notes can be read and
+"""The append-only guard: game events and dispute notes can be read and
 appended, never rewritten.
 
 - Everyone, the tables' owner too: UPDATE and DELETE (row trigger) and TRUNCATE (statement
@@ -25,7 +25,7 @@ from rest_framework.test import APIClient
 
 from games.core.models import GameEvent
 from games.table.models import PlayerSeat
-from replays.disputes import dispute_note_add, dispute_open
+from replays.disputes.services import dispute_note_add, dispute_open
 from tests.db_roles import as_owner
 
 SERVICE_ROLE = "sejmi_app"

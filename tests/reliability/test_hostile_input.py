@@ -1,5 +1,5 @@
-"""Hostile input gets its documented refusal, never a 500 or a dead socket (issue 9, hole 5;
-API.md, Errors: never a 500 for bad input; docs/LIVE_STREAM.md).
+"""Hostile input gets its documented refusal, never a 500 or a dead socket (API.md,
+Errors: never a 500 for bad input; docs/LIVE_STREAM.md).
 
 REST bodies: a NUL anywhere (PostgreSQL stores no NUL in text) and bad game options are 400
 invalid. Websockets: a frame nested 30,000 deep, a huge one, a non-JSON or binary one each get
@@ -26,8 +26,8 @@ from hostile_helpers import live_server, register, started_game, token_of
 from games.core.errors import ApiError
 from games.engine.errors import Code, IllegalCommand
 from games.engine.setup import creation_events
-from replays.disputes import dispute_open
-from replays.models import Dispute
+from replays.disputes.models import Dispute
+from replays.disputes.services import dispute_open
 from sejmi.asgi import application
 
 TIMEOUT = 5

@@ -1,4 +1,4 @@
-"""Issue 18: when staff decide a dispute in the admin, the player who opened it is told once
+"""When staff decide a dispute in the admin, the player who opened it is told once
 (`dispute_decided`: the bell, and a mail by their preference), through the notifications'
 own machinery: a REAL Celery worker and a REAL SMTP server (tests/service/notify_stack.py).
 Nobody else is told: not the other player of the game, not a spectator (R23: a dispute is
@@ -14,8 +14,8 @@ from django.test import Client
 
 from games.notifications import runner
 from games.notifications.models import Notification, OutboxMail
-from replays import disputes
-from replays.models import Dispute
+from replays.disputes import services as disputes
+from replays.disputes.models import Dispute
 from sejmi.celery import app
 from tests.service.notify_stack import QUEUE, Inbox, Worker, smtp_server, worker_on
 from tests.service.test_notifications import barrier, listed, player, wait_for
@@ -83,7 +83,7 @@ def admin() -> Client:
 
 
 def decide_in_admin(client: Client, dispute_id: int, status: str = "resolved") -> int:
-    """The admin's own change form, as staff submit it (replays/admin.py)."""
+    """The admin's own change form, as staff submit it (replays/disputes/admin.py)."""
     form = {"status": status, "resolution": DECISION, "_save": "Save",
             "notes-TOTAL_FORMS": "0", "notes-INITIAL_FORMS": "0",
             "notes-MIN_NUM_FORMS": "0", "notes-MAX_NUM_FORMS": "1000"}  # fmt: skip

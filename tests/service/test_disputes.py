@@ -1,4 +1,4 @@
-"""Disputes (issue 4): a seated player opens one, staff settle it in the Django admin.
+"""Disputes: a seated player opens one, staff settle it in the Django admin.
 
 Who sees what: the player who opened a dispute sees it and its status; staff see every dispute;
 anyone else is told it does not exist. Game events are never edited; staff notes are their own
@@ -17,8 +17,8 @@ from rest_framework.test import APIClient
 
 from games.clock import tasks
 from games.core.models import GameEvent
-from replays import disputes
-from replays.models import Dispute, DisputeNote
+from replays.disputes import services as disputes
+from replays.disputes.models import Dispute, DisputeNote
 from tests.db_roles import as_owner
 
 REASON = "The server skipped my turn after I blocked in time."

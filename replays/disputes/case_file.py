@@ -1,4 +1,5 @@
-"""The staff's case file on a dispute: what the admin page shows (templates/admin/replays/dispute/).
+"""The staff's case file on a dispute: what the admin page shows (replays/templates/admin/
+replays/dispute/).
 
 In reading order: the verification verdict (one OK / FAILED line per check), the disputed
 moment with a link to the replay viewer there, the transcript in the admin's language, the
@@ -19,8 +20,8 @@ from django.utils.translation import gettext_lazy
 
 from games.chat.services import chat_record
 from games.core.models import Game
-from replays import disputes
-from replays.models import Dispute
+from replays.disputes import services as disputes
+from replays.disputes.models import Dispute
 from replays.verification import verify_game
 
 log = logging.getLogger(__name__)

@@ -1,6 +1,6 @@
 """The player's page of their own disputes, `/disputes/` (API.md "More pages"): game, moment,
 reason, status and the staff's resolution, newest first. It lives beside the staff's case file
-(replays/admin.py) because frontend/ may not import replays/ (pyproject's contracts); it wears
+(admin.py) because frontend/ may not import replays/ (pyproject's contracts); it wears
 the site's frame (frontend/base.html). Filing happens on the replay viewer and the table
 (frontend/static/frontend/dispute.js, through the public API)."""
 
@@ -11,8 +11,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.csrf import ensure_csrf_cookie
 
-from replays import disputes
-from replays.case_file import replay_url
+from replays.disputes import services as disputes
+from replays.disputes.case_file import replay_url
 
 
 @ensure_csrf_cookie

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import IntegrityError, models, transaction
-from django.db.models import OuterRef, Subquery
+from django.db import IntegrityError, transaction
+from django.db.models import IntegerField, OuterRef, Subquery
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
 from django.utils import timezone
 
 from games.core import event_store
@@ -20,7 +22,7 @@ from games.engine import events as ev
 from games.engine.errors import Code
 from games.notifications.services import DISPUTE_DECIDED, notification_tell
 from games.table.models import PlayerSeat
-from replays.models import REASON_MAX_LENGTH, Dispute, DisputeNote
+from replays.disputes.models import REASON_MAX_LENGTH, Dispute, DisputeNote
 from replays.transcript import transcript
 
 CLOSED = (Dispute.Status.RESOLVED, Dispute.Status.REJECTED)
@@ -128,12 +130,13 @@ def dispute_list(user, *, status: str | None = None) -> list[dict[str, Any]]:
 def my_disputes(user) -> list[Dispute]:
     """The player's own disputes for the page /disputes/, newest first, each with `turn`: the
     turn its moment fell in (None when no seq is named or the moment came before turn 1)."""
+    # As text cast to a number: a JSON value read back is JSON text on PostgreSQL but a bare
+    # number on SQLite (`make run`), which a JSONField cannot decode.
     turn = (GameEvent.objects
             .filter(game_id=OuterRef("game_id"), seq__lte=OuterRef("seq"), type=ev.TURN_STARTED)
-            .order_by("-seq").values("data__turn")[:1])  # fmt: skip
+            .order_by("-seq").values(turn=Cast(KT("data__turn"), IntegerField()))[:1])  # fmt: skip
     rows = Dispute.objects.filter(opened_by=user)
-    return list(rows.annotate(turn=Subquery(turn, output_field=models.JSONField()))
-                .order_by("-opened_at", "-id"))  # fmt: skip
+    return list(rows.annotate(turn=Subquery(turn)).order_by("-opened_at", "-id"))
 
 
 def dispute_detail(user, dispute_id: int) -> dict[str, Any]:

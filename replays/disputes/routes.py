@@ -10,8 +10,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games.api.base import Api, json_object
-from replays import disputes
-from replays.models import REASON_MAX_LENGTH
+from replays.disputes import services as disputes
+from replays.disputes.models import REASON_MAX_LENGTH
 
 
 class DisputeOpenSerializer(serializers.Serializer):
