@@ -240,8 +240,8 @@ def start() -> threading.Thread:
     """`make run`'s runner: the one loop in a daemon thread of the web process, deadlines, bot
     moves and every notification chore, each time its alarm says something is due: after a
     commit that had a task for Celery (none here), at that task's eta, at the next due time in
-    the database, and every alarm.IDLE_LOOK_S. Idle, it sleeps. It also follows the games committed since its last look
-    (games.core.followers, SEJMI_FOLLOW "thread")."""
+    the database, and every alarm.IDLE_LOOK_S. Idle, it sleeps. It also follows the games
+    committed since its last look (games.core.followers, SEJMI_FOLLOW "thread")."""
     alarm = Alarm()
     task_queue.when_not_sent(alarm.ring)
     # SEJMI_FOLLOW "thread": a commit wakes the loop for a look (not for every chore).
