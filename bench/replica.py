@@ -1,5 +1,5 @@
-"""bench-nodes' read replica (issue 20): a standby of the local cluster (bench.standby) on its
-own port, which every process of the run reads the reads that may lag from
+"""bench-nodes' read replica (issue 20): a standby of the local cluster (tests.support.standby)
+on its own port, which every process of the run reads the reads that may lag from
 (DATABASE_REPLICA_URLS), a few spectators reading the lobby lists and the leaderboard through
 the balancer meanwhile, and what the replica served, from its own pg_stat_database."""
 
@@ -14,7 +14,7 @@ from urllib.parse import urlparse
 import httpx
 import psycopg
 
-from bench.standby import Standby
+from tests.support.standby import Standby
 
 PORT = 55434  # not the replica tests' 55433
 LIST_READS = ("/api/games/?status=active", "/api/games/?status=ended", "/api/replays/",

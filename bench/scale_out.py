@@ -1,6 +1,6 @@
 """bench-nodes in docker-compose.yml's shape past one of each (issue 20): PgBouncer in transaction
-mode in front of PostgreSQL (bench.pgbouncer, deploy/pgbouncer.ini's settings) and the live
-stream's channel layer over two Redis servers of the run's own (CHANNEL_REDIS_URLS), with
+mode in front of PostgreSQL (tests/support/pgbouncer.py, deploy/pgbouncer.ini's settings) and
+the live stream's channel layer over two Redis servers of the run's own (CHANNEL_REDIS_URLS), with
 Celery's broker left alone on the run's Redis (bench.stack.Redis, the one bench-faults
 restarts). Every service process the stack starts gets `SERVICE_ENV`; the benchmark's own
 process keeps the direct database URL (a fresh database, the audits, the CPU readings).
@@ -11,9 +11,10 @@ from __future__ import annotations
 from contextlib import ExitStack
 from urllib.parse import urlparse
 
-from bench import env, pgbouncer
+from bench import env
+from tests.support import pgbouncer
 
-BOUNCER_PORT = 6435  # tests/test_pgbouncer.py has 6433 and 6434
+BOUNCER_PORT = 6435  # tests/core/test_pgbouncer.py has 6433 and 6434
 CHANNEL_PORT_OFFSETS = (3, 4)  # the run's Redis port + these: 6393, 6394 (the tests: 6391, 6392)
 SERVICE_ENV: dict[str, str] = {}  # for every process bench.stack starts
 _channel_ports: list[int] = []

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -22,17 +21,11 @@ from urllib.parse import urlparse
 
 import psycopg
 
-from bench.env import wait_http
+from tests.support.processes import free_port, wait_http
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = ROOT / ".venv" / "bin" / "python"
 UNLIMITED = "1000000/min"  # the suite's pages and clients all come from 127.0.0.1
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def database_urls(pid: int) -> tuple[str, str]:
@@ -105,7 +98,7 @@ class LiveService:
             if done.returncode != 0:
                 _drop(admin, name)
                 raise RuntimeError(f"{step[0]} failed:\n{done.stdout}\n{done.stderr}")
-        port = _free_port()
+        port = free_port()
         argv = [
             str(PYTHON),
             "-m",
