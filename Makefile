@@ -56,6 +56,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy games/engine
 	PYTHONPATH=. $(VENV)/bin/lint-imports
+	PYTHONPATH=. $(VENV)/bin/lint-imports bench/importlinter.toml
 
 clean:
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -exec rm -rf {} +
@@ -73,7 +74,7 @@ bench-load: $(STAMP)
 bench-faults: $(STAMP)
 	$(PY) -m bench.load --faults all --write-doc $(BENCH_ARGS)
 
-# Two web nodes behind HAProxy (bench/haproxy.cfg; `apt-get install haproxy`), two Celery
+# Two web nodes behind HAProxy (bench/harness/haproxy.cfg; `apt-get install haproxy`), two Celery
 # workers, one beat and one deadline runner: spectators on node a see commands sent through node b.
 # PostgreSQL behind PgBouncer (`apt-get install pgbouncer`), the channel layer on two Redis.
 bench-nodes: $(STAMP)

@@ -1,7 +1,7 @@
-"""The failover drill's pure parts (bench/failover.py, bench/pg_pair.py): which acknowledged
-commands count as lost, how the silence around the kill is measured, and the configuration
-that makes the standby synchronous and lets it serve once promoted. The drill itself is a
-benchmark (`make bench-failover`), not a test."""
+"""The failover drill's pure parts (bench/scenarios/failover.py, bench/harness/pg_pair.py):
+which acknowledged commands count as lost, how the silence around the kill is measured, and the
+configuration that makes the standby synchronous and lets it serve once promoted. The drill
+itself is a benchmark (`make bench-failover`), not a test."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import subprocess
 
 import pytest
 
-from bench.failover import missing_acked, outage
-from bench.pg_pair import STANDBY_NAME, haproxy_cfg, primary_conf, standby_conf
+from bench.harness.pg_pair import STANDBY_NAME, haproxy_cfg, primary_conf, standby_conf
+from bench.scenarios.failover import missing_acked, outage
 
 
 def test_an_acked_command_is_lost_without_its_stored_answer_or_its_event():

@@ -1,5 +1,5 @@
-"""bench-load's per-socket check (bench/streams.py) holds a socket to the consumer's promise,
-no more and no less: after a reconnect the answer to its resync may come after live events
+"""bench-load's per-socket check (bench/clients/streams.py) holds a socket to the consumer's
+promise, no more and no less: after a reconnect the answer to its resync may come after live events
 (docs/LIVE_STREAM.md), and is not a gap; a real gap or a repeat still counts."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import asyncio
 import json
 from concurrent.futures import ThreadPoolExecutor
 
-from bench.streams import Stream
+from bench.clients.streams import Stream
 
 
 class FakeSocket:

@@ -1,5 +1,5 @@
-"""bench.floor (issue 19): the floor replays what the command path sends, recorded at run time.
-These tests keep that true: the recording is the same statement list a real command sends
+"""bench.scenarios.floor (issue 19): the floor replays what the command path sends, recorded at
+run time. These tests keep that true: the recording is the same statement list a real command sends
 (tests/table/test_query_counts.py pins its length), it leaves the database as it was, and a
 bare psycopg connection sending it lands the move exactly as the service would have."""
 
@@ -11,7 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from psycopg.conninfo import make_conninfo
 
-from bench import floor
+from bench.scenarios import floor
 from games.core import event_store
 from games.core.models import GameEvent, IdempotentAnswer
 from games.table import commands, selectors

@@ -17,8 +17,8 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from bench.stack import Stack
-from bench.tables import Record
+from bench.clients.tables import Record
+from bench.harness.stack import Stack
 
 KINDS = ("worker", "redis", "web", "sockets")
 DROP_SHARE = 0.25

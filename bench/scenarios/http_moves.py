@@ -18,8 +18,8 @@ import uuid
 from collections import Counter
 from dataclasses import dataclass, field
 
-from bench.clients import Player, choose, client, make_players, new_game, timed
-from bench.env import Running, cpu_per, load, percentile
+from bench.clients.players import Player, choose, client, make_players, new_game, timed
+from bench.harness.env import Running, cpu_per, load, percentile
 
 WARMUP_S = 3.0
 

@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 
 import httpx
 
-from bench.clients import BUSY_RETRIES, Player, choose, client, timed
-from bench.streams import Stream
+from bench.clients.players import BUSY_RETRIES, Player, choose, client, timed
+from bench.clients.streams import Stream
 
 
 @dataclass(frozen=True)

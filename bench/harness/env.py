@@ -3,7 +3,9 @@
 BENCH_DATABASE_URL  default postgres://postgres@127.0.0.1:5432/sejmi_bench (dropped and
                     created afresh by `prepare`, so test databases are never touched)
 BENCH_REDIS_URL     default redis://127.0.0.1:6379/14 (flushed before and after a run)
-Both must point at loopback; anything else is refused.
+Both must point at loopback; anything else is refused. bench-load points them at its own run's
+(`use`). Starting, stopping and waiting for a process is tests/support/processes.py's, shared
+with the tests; here it gets the bench's environment.
 """
 
 from __future__ import annotations
@@ -11,25 +13,24 @@ from __future__ import annotations
 import math
 import os
 import shlex
-import signal
-import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlparse
 
-ROOT = Path(__file__).resolve().parent.parent
-BIN = Path(sys.executable).parent
+from tests.support import processes
+from tests.support.processes import BIN, ROOT, free_port, stop, wait_http
+
 DATABASE_URL = os.environ.get(
     "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/sejmi_bench"
 )
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
-UNLIMITED = "1000000/min"
+BENCH_DATABASES = ("sejmi_bench", "sejmi_bl")  # the only names a benchmark drops and recreates
 
 
 def _loopback_only(url: str) -> None:
@@ -37,36 +38,33 @@ def _loopback_only(url: str) -> None:
         raise SystemExit(f"benchmarks run on loopback only, not {url}")
 
 
+def use(database_url: str, redis_url: str) -> None:
+    """This run's database and Redis (bench-load's, not the defaults): for service_env, the
+    fresh database and the CPU readings."""
+    global DATABASE_URL, REDIS_URL
+    _loopback_only(database_url)
+    _loopback_only(redis_url)
+    DATABASE_URL, REDIS_URL = database_url, redis_url
+
+
 def service_env(**extra: str) -> dict[str, str]:
     """The environment of the bench process and of the servers it starts: production-like
-    settings (DEBUG off) on the bench database, throttles out of the way."""
-    env = dict(os.environ)
-    env.update(
-        DJANGO_SETTINGS_MODULE="sejmi.settings",
-        DATABASE_URL=DATABASE_URL,
-        REDIS_URL=REDIS_URL,
-        DEBUG="0",
-        SEJMI_INPROCESS_RUNNER="0",
-        SEJMI_ALLOW_RIGGED="0",
-        SEJMI_THROTTLE_ANON=UNLIMITED,
-        SEJMI_THROTTLE_USER=UNLIMITED,
-        SEJMI_THROTTLE_COMMANDS=UNLIMITED,
-        SEJMI_THROTTLE_REGISTER=UNLIMITED,
-        LOG_LEVEL="ERROR",
-    )
-    env.update(extra)
-    return env
+    settings (DEBUG off, throttles out of the way, tests/support/processes.service_env) on the
+    bench database and Redis."""
+    return processes.service_env(**{"DATABASE_URL": DATABASE_URL, "REDIS_URL": REDIS_URL, **extra})
 
 
 def fresh_database(database_url: str = DATABASE_URL, **env: str) -> None:
-    """DROP and CREATE a bench database (sejmi_bench* only), then `manage.py migrate` into it."""
+    """DROP and CREATE a bench database (sejmi_bench* or bench-load's sejmi_bl* only), then
+    `manage.py migrate` into it."""
     import psycopg
 
     _loopback_only(database_url)
     url = urlparse(database_url)
     name = url.path.lstrip("/")
-    if not name.startswith("sejmi_bench"):
-        raise SystemExit(f"refusing to recreate {name!r}: the bench database is sejmi_bench*")
+    if not name.startswith(BENCH_DATABASES):
+        raise SystemExit(f"refusing to recreate {name!r}: a bench database is sejmi_bench* or"
+                         " sejmi_bl*")  # fmt: skip
     admin = url._replace(path="/postgres").geturl()
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
@@ -76,10 +74,11 @@ def fresh_database(database_url: str = DATABASE_URL, **env: str) -> None:
                    timeout=300)  # fmt: skip
 
 
-def flush_redis() -> None:
+def flush_redis(url: str | None = None) -> None:
+    """FLUSHDB of the bench's Redis database (or of `url`'s)."""
     import redis
 
-    client = redis.Redis.from_url(REDIS_URL)
+    client = redis.Redis.from_url(url or REDIS_URL)
     client.flushdb()
     client.close()
 
@@ -96,47 +95,9 @@ def prepare() -> None:
     django.setup()
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def start(argv: Sequence[str], log: Path, **env: str) -> subprocess.Popen:
-    with open(log, "wb") as out:  # the child keeps its own handle
-        return subprocess.Popen(argv, cwd=ROOT, env=service_env(**env), stdout=out,
-                                stderr=subprocess.STDOUT, start_new_session=True)  # fmt: skip
-
-
-def stop(proc: subprocess.Popen) -> None:
-    """SIGTERM the process group we started (uvicorn's workers, celery's), then SIGKILL."""
-    if proc.poll() is not None:
-        return
-    os.killpg(proc.pid, signal.SIGTERM)
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=5)
-
-
-def wait_http(base: str, proc: subprocess.Popen, timeout: float = 30,
-              tail: Callable[[], str] = str) -> None:  # fmt: skip
-    """Wait until the server at `base` answers the lobby (benchmarks and the tests' live
-    servers); RuntimeError, with `tail()` (its log's end), if it exits or stays silent."""
-    import httpx
-
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"the server exited with {proc.returncode}: {tail()}")
-        try:
-            if httpx.get(f"{base}/api/games/", timeout=2).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.2)
-    raise RuntimeError(f"the server did not answer within {timeout} s: {tail()}")
+    """`argv` in a process group of its own, in service_env(**env), its output into `log`."""
+    return processes.launch(argv, log, service_env(**env))
 
 
 COMPOSE = ROOT / "docker-compose.yml"
@@ -184,7 +145,7 @@ def uvicorn_argv(port: int | str, workers: int = 2, ws_deflate: bool | None = No
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def _cpu_s(pid: int) -> float:
+def cpu_s(pid: int) -> float:
     """User + system CPU seconds of one process (0 if it is gone)."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -193,19 +154,19 @@ def _cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICKS
 
 
-def _group_cpu_s(pgid: int) -> float:
+def group_cpu_s(pgid: int) -> float:
     """CPU seconds of every live process in a process group (a server and its workers)."""
     total = 0.0
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             if int(stat.read_text().rsplit(")", 1)[1].split()[2]) == pgid:
-                total += _cpu_s(int(stat.parent.name))
+                total += cpu_s(int(stat.parent.name))
         except (OSError, ValueError, IndexError):
             continue
     return total
 
 
-def _postgres_cpu_s() -> float:
+def postgres_cpu_s() -> float:
     """CPU seconds of the PostgreSQL backends connected to the bench database now."""
     import psycopg
 
@@ -213,7 +174,7 @@ def _postgres_cpu_s() -> float:
            " WHERE datname = current_database() AND pid <> pg_backend_pid()")  # fmt: skip
     with psycopg.connect(DATABASE_URL, autocommit=True) as conn:
         pids = [row[0] for row in conn.execute(sql)]
-    return sum(_cpu_s(pid) for pid in pids)
+    return sum(cpu_s(pid) for pid in pids)
 
 
 @dataclass(frozen=True)
@@ -228,8 +189,8 @@ class Running:
     def cpu(self) -> dict[str, float]:
         """CPU seconds so far: web workers, Celery worker, the deadline runner, the bench DB's
         backends, this process (the benchmark's clients)."""
-        return {"web": _group_cpu_s(self.web), "celery": _group_cpu_s(self.celery),
-                "runner": _group_cpu_s(self.runner), "postgres": _postgres_cpu_s(),
+        return {"web": group_cpu_s(self.web), "celery": group_cpu_s(self.celery),
+                "runner": group_cpu_s(self.runner), "postgres": postgres_cpu_s(),
                 "client": time.process_time()}  # fmt: skip
 
 

@@ -1,26 +1,25 @@
-"""bench/web.py's figures as a Markdown table, and their place in docs/PERFORMANCE.md: the
+"""bench/scenarios/web.py's figures as a Markdown table, and their place in docs/PERFORMANCE.md: the
 block between the markers of the "## Web page" section (the section is appended if missing;
 nothing else in the file changes)."""
 
 from __future__ import annotations
 
-from bench.env import ROOT
+from bench.reports import doc
+from bench.reports.doc import verdict
 
-DOC = ROOT / "docs" / "PERFORMANCE.md"
 SECTION = """## Web page
 
 Command: `make bench-web` (= `.venv/bin/python -m bench.web --write-doc`). It drops and migrates
 a database of its own (`sejmi_bench_web`), uses Redis database 13, starts the server as shipped
 (docker-compose.yml's uvicorn command, 2 workers, DEBUG off) on a free loopback port and drives
 Debian's headless Chromium. Times are taken inside the page with `performance.now()` by a
-script added before the page's own (bench/web_probe.py): a MutationObserver notes when the DOM
-changed (before the next paint), the first listener of the page's WebSocket when a frame
+script added before the page's own (bench/clients/web_probe.py): a MutationObserver notes when
+the DOM changed (before the next paint), the first listener of the page's WebSocket when a frame
 arrived, a capture-phase keydown listener when a key reached the page. Bytes are the
 uncompressed bodies of every script and stylesheet a fresh page loads.
 
 """
-BEGIN = "<!-- bench-web:begin (written by `python -m bench.web --write-doc`) -->"
-END = "<!-- bench-web:end -->"
+BEGIN, END = doc.markers("web", "python -m bench.web --write-doc")
 BUDGET_MS = {"render": 1000, "view": 100, "event": 100, "step_cached": 50}
 BUDGET_BYTES = 150 * 1024
 ROWS = [
@@ -34,22 +33,18 @@ ROWS = [
 ]
 
 
-def _verdict(ok: bool) -> str:
-    return "met" if ok else "**missed**"
-
-
 def table(f: dict) -> str:
     lines = ["| what | n | p50 | max | budget |", "|---|---|---|---|---|"]
     for key, label in ROWS:
         s, budget = f[key], BUDGET_MS.get(key)
-        verdict = f"< {budget} ms: {_verdict(s['max'] < budget)}" if budget else "—"
-        lines.append(f"| {label} | {s['n']} | {s['p50']} ms | {s['max']} ms | {verdict} |")
+        judged = f"< {budget} ms: {verdict(s['max'] < budget)}" if budget else "—"
+        lines.append(f"| {label} | {s['n']} | {s['p50']} ms | {s['max']} ms | {judged} |")
     lines += ["", "| page | JavaScript | CSS | total | budget |", "|---|---|---|---|---|"]
     for page, sizes in f["bytes"].items():
         total = sizes["script"] + sizes["stylesheet"]
         lines.append(
             f"| {page} | {sizes['script'] / 1024:.1f} KB | {sizes['stylesheet'] / 1024:.1f} KB "
-            f"| {total / 1024:.1f} KB | < 150 KB: {_verdict(total < BUDGET_BYTES)} |"
+            f"| {total / 1024:.1f} KB | < 150 KB: {verdict(total < BUDGET_BYTES)} |"
         )
     return "\n".join(lines)
 
@@ -70,10 +65,4 @@ def doc_block(f: dict) -> str:
 
 
 def write_doc(block: str) -> None:
-    text = DOC.read_text(encoding="utf-8")
-    if BEGIN in text:
-        head, rest = text.split(BEGIN, 1)
-        text = head + block + rest.split(END, 1)[1]
-    else:
-        text = text.rstrip("\n") + "\n\n" + SECTION + block + "\n"
-    DOC.write_text(text, encoding="utf-8")
+    doc.write_block(block, BEGIN, END, section=SECTION)

@@ -5,10 +5,10 @@ No GET: the view each seat needs arrives on its socket after every commit. A gam
 waits until some seat's latest view offers a legal command (and that seat has had its view
 after its own last ack: a sealed pass moves no seq, R19), sends one from `legal` as
 `{"type": "command", "id", "command"}` and times from the send to that socket's `ack`. Phases
-as for HTTP (bench.http_moves): one game at a time, flat out, paced with a think time, and many
-games paced. Beside them, the bare-commit figure of the same run: a single-row INSERT on an
-autocommit psycopg connection to the same database (bench.socket_moves.bare_commit_ms), so
-ratios survive a noisy machine.
+as for HTTP (bench.scenarios.http_moves): one game at a time, flat out, paced with a think
+time, and many games paced. Beside them, the bare-commit figure of the same run: a single-row
+INSERT on an autocommit psycopg connection to the same database (bare_commit_ms), so ratios
+survive a noisy machine.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 
 from websockets.asyncio.client import connect
 
-from bench.clients import Player, client, make_players, new_game
-from bench.env import DATABASE_URL, Running, cpu_per, load, percentile
+from bench.clients.players import Player, client, make_players, new_game
+from bench.harness.env import DATABASE_URL, Running, cpu_per, load, percentile
 
 WARMUP_S = 3.0
 ACK_TIMEOUT_S = 30.0

@@ -10,35 +10,20 @@ channel layer drops group messages past a channel's capacity silently; sockets m
 from __future__ import annotations
 
 import asyncio
-import json
 import multiprocessing
 import queue
 import random
-import re
 import time
 import uuid
 from dataclasses import dataclass, field
 
 from websockets.asyncio.client import connect
 
-from bench.clients import choose, client, make_players, new_game
-from bench.env import Running, cpu_per, load, percentile
+from bench.clients.frames import event_loop, parse
+from bench.clients.players import choose, client, make_players, new_game
+from bench.harness.env import Running, cpu_per, load, percentile
 
-# Frames are {"type": "event", "event": {"seq": ...}} and {"type": "view", "view": {"id": ...,
-# "seq": ...}} (compact since games.live.frames): read the seq off the front.
-FRONT = re.compile(
-    r'\{"type": ?"(event|view)", ?"(?:event|view)": ?\{(?:"id": ?\d+, ?)?"seq": ?(\d+)'
-)
 DELIVERY_TIMEOUT_S = 10.0
-
-
-def parse(frame: str) -> tuple[str, int]:
-    found = FRONT.match(frame)
-    if found:
-        return found.group(1), int(found.group(2))
-    message = json.loads(frame)  # an unexpected layout: read it the slow way
-    body = message.get(message.get("type"), {})
-    return message.get("type", "?"), body.get("seq", -1)
 
 
 @dataclass
@@ -150,7 +135,7 @@ def _crowd(url: str, origin: str, size: int, ready, reports, orders) -> None:
             reports.put(("check", crowd.check(order[1]), time.process_time()))
             return
 
-    with _runner() as runner:
+    with event_loop() as runner:
         runner.run(main())
 
 
@@ -235,14 +220,5 @@ def run(server: Running, spectators: int = 2000, commands: int = 30,
     """`spectators` spread over `processes` client processes (one Python process cannot read
     2,000 sockets' frames fast enough to time the server rather than itself)."""
     seats = make_players(4, "bench-fanout")
-    with _runner() as runner:
+    with event_loop() as runner:
         return runner.run(_run(server, seats, spectators, commands, processes))
-
-
-def _runner() -> asyncio.Runner:
-    try:
-        import uvloop
-
-        return asyncio.Runner(loop_factory=uvloop.new_event_loop)
-    except ImportError:
-        return asyncio.Runner()

@@ -1,12 +1,12 @@
 """The figures of one bench-load run, from what the clients, the observer, the faults and the
-audits recorded: a JSON-able dict (bench.load_report turns it into Markdown)."""
+audits recorded: a JSON-able dict (bench.reports.load turns it into Markdown)."""
 
 from __future__ import annotations
 
 from collections import Counter
 
-from bench.env import percentile
-from bench.tables import Record
+from bench.clients.tables import Record
+from bench.harness.env import percentile
 
 
 def _ms(values: list[float]) -> dict:

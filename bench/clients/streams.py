@@ -30,7 +30,7 @@ import orjson
 from websockets.asyncio.client import connect
 from websockets.exceptions import WebSocketException
 
-from bench.fanout import parse
+from bench.clients.frames import parse
 
 RECONNECTS_MAX = 50  # per stream: a stream that cannot stay connected gives up and says so
 
@@ -207,7 +207,7 @@ class Stream:
             self.gave_up = f"{self.connects} connections"
 
     def state(self) -> dict:
-        """Where the connection stands, for a set-up that waited in vain (bench.tables)."""
+        """Where the connection stands, for a set-up that waited in vain (bench.clients.tables)."""
         return {"connects": self.connects, "drops": self.drops, "open": self.ws is not None,
                 "first_view": self.first, "last_error": self.last_error}  # fmt: skip
 

@@ -1,8 +1,8 @@
 """The capacity of one of each component, for docs/SCALING.md:
 
-    python -m bench.capacity [--seconds 20] [--clients 8] [--games 100] [--json FILE]
+    python -m bench.scenarios.capacity [--seconds 20] [--clients 8] [--games 100] [--json FILE]
 
-On a primary with a synchronous standby of its own (bench.pg_pair, ports 56442 / 56443 so as
+On a primary with a synchronous standby of its own (bench.harness.pg_pair, ports 56442 / 56443 so as
 not to meet a drill), with the schema migrated and `--games` games played a few commands in
 through the service's own code (their projections, answers and events are the payloads):
 
@@ -41,7 +41,7 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bench import env, pg_pair
+from bench.harness import env, pg_pair
 
 DATABASE = "sejmi_bl_capacity"
 REDIS_PORT = 6396
@@ -88,7 +88,7 @@ def _cpu(cluster: pg_pair.Cluster) -> float:
         reaped = (int(fields[13]) + int(fields[14])) / env.TICKS
     except OSError:
         pass
-    return reaped + sum(env._cpu_s(pid) for pid in pg_pair._cluster_pids(cluster.name))
+    return reaped + sum(env.cpu_s(pid) for pid in pg_pair.cluster_pids(cluster.name))
 
 
 def _pgbench(url: str, script: str, clients: int, seconds: float, **defines: int) -> dict:
@@ -230,7 +230,7 @@ def redis_broadcasts(payload: bytes, seconds: float, subscribers: int = 2,
     slow reader, is what is measured; each is subscribed to every channel, and each publish
     is delivered to both (checked: both still subscribed at the end, and Redis's output bytes
     against published × payload × subscribers)."""
-    from bench.stack import Redis
+    from bench.harness.redis_server import Redis
 
     server = Redis(REDIS_PORT)
     server.start()
@@ -247,14 +247,14 @@ def redis_broadcasts(payload: bytes, seconds: float, subscribers: int = 2,
         pubs = [multiprocessing.Process(target=_publisher,
                                         args=(REDIS_PORT, payload, sent, i, stop, depth))
                 for i in range(publishers)]  # fmt: skip
-        cpu0, t0, out0 = env._cpu_s(pid), time.monotonic(), _output_bytes(server)
+        cpu0, t0, out0 = env.cpu_s(pid), time.monotonic(), _output_bytes(server)
         for p in pubs:
             p.start()
         time.sleep(seconds)
         stop.set()
         for p in pubs:
             p.join(10)
-        wall, cpu = time.monotonic() - t0, env._cpu_s(pid) - cpu0
+        wall, cpu = time.monotonic() - t0, env.cpu_s(pid) - cpu0
         out = _output_bytes(server) - out0
         listed = server._cli("client", "list").stdout
         still = sum(f"sub={CHANNELS}" in line for line in listed.splitlines())
@@ -285,7 +285,7 @@ def main(argv: list[str] | None = None) -> dict:
     p.add_argument("--json")
     args = p.parse_args(argv)
     result: dict = {"started": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-                    "command": "python -m bench.capacity " + " ".join(sys.argv[1:]),
+                    "command": "python -m bench.scenarios.capacity " + " ".join(sys.argv[1:]),
                     "code": env.code_version(), "load_before": env.load()}  # fmt: skip
     pair = pg_pair.start_pair(56442, 56443)
     try:

@@ -20,8 +20,8 @@ from itertools import groupby
 
 import httpx
 
-from bench import env
-from bench.env import percentile
+from bench.harness import env
+from bench.harness.env import percentile
 
 
 def verify_all(game_ids: list[int]) -> dict:

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 
 import psycopg
 
-from bench import env
-from bench.tables import Record
+from bench.clients.tables import Record
+from bench.harness import env
 
 OVERDUE_S = 1.0
 SQL_GAMES = """
@@ -52,7 +52,7 @@ class Observer:
         conn = None
         try:
             while not stop.is_set():
-                try:  # a lost database (bench.failover kills it) is missed samples, no crash
+                try:  # a lost database (the failover drill kills it) is missed samples, no crash
                     if conn is None or conn.closed:
                         conn = await psycopg.AsyncConnection.connect(
                             env.DATABASE_URL, autocommit=True, connect_timeout=2)

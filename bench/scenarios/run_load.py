@@ -1,5 +1,5 @@
 """One bench-load run against a running Stack: tables, the observer and the faults together,
-then the stop, the settle and the checks (summed up by bench.summary)."""
+then the stop, the settle and the checks (summed up by bench.reports.summary)."""
 
 from __future__ import annotations
 
@@ -8,13 +8,15 @@ import asyncio
 import random
 import time
 
-from bench import audits, env, replica, summary
-from bench.clients import Player, make_players
-from bench.fanout import _runner
-from bench.faults import Faults
-from bench.observer import Observer
-from bench.stack import Stack
-from bench.tables import CORRESPONDENCE, LIVE, Endpoints, Record, Table
+from bench.clients.frames import event_loop
+from bench.clients.observer import Observer
+from bench.clients.players import Player, make_players
+from bench.clients.tables import CORRESPONDENCE, LIVE, Endpoints, Record, Table
+from bench.harness import env, replica
+from bench.harness.stack import Stack
+from bench.reports import summary
+from bench.scenarios import audits
+from bench.scenarios.faults import Faults
 
 SETTLE_S = 45.0  # ends early once every socket is at its game's last seq
 VARIANTS_4 = ("standard", "pairs", "pairs_extreme")
@@ -87,7 +89,7 @@ async def _play(running: Stack, args: argparse.Namespace, seated: list[list[Play
 
 def _fresh_connection() -> None:
     """This process's connection back to its pool, and the pool's idle ones checked: after
-    bench.failover's switch they lead to a primary that is gone."""
+    bench.scenarios.failover's switch they lead to a primary that is gone."""
     from django.db import connection
 
     connection.close()
@@ -123,7 +125,7 @@ async def _settle(record: Record, finals: dict[int, tuple[int, str]]) -> float:
 
 def run(running: Stack, args: argparse.Namespace, faults_class=Faults,
         record: Record | None = None) -> dict:  # fmt: skip
-    """faults_class: Faults or one with more kinds (bench.failover's kill of the primary);
+    """faults_class: Faults or one with more kinds (bench.scenarios.failover's kill of the primary);
     record: the clients' Record to fill, for a caller that checks more in it afterwards."""
     layout = _layout(args)
     players = make_players(sum(lay["humans"] for lay in layout), "bl")
@@ -133,7 +135,7 @@ def run(running: Stack, args: argparse.Namespace, faults_class=Faults,
         at += lay["humans"]
     record = record if record is not None else Record()
     print(f"  {len(players)} players at {len(layout)} tables; playing ...", flush=True)
-    with _runner() as loop:
+    with event_loop() as loop:
         played = loop.run(_play(running, args, seated, layout, record, faults_class))
         load_at_stop = env.load()
         for worker in [*running.workers, running.beat, *filter(None, [running.runner])]:

@@ -146,7 +146,7 @@ class Way:
     per_statement: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
 
     def summary(self) -> dict:
-        from bench.env import percentile
+        from bench.harness.env import percentile
 
         ms = [t * 1000 for t in self.times] or [float("nan")]
         n = max(len(self.times), 1)
@@ -186,7 +186,7 @@ def run(conninfo: str, moves: int = 600, seed: int = 19) -> dict:
     """`moves` real moves of 2-, 3- and 4-seat games, sent each of the three ways in turn;
     returns the figures for the report."""
     import games.tasks  # noqa: F401 (registers the tasks the commits name, as the web does)
-    from bench.env import _cpu_s, load
+    from bench.harness.env import cpu_s, load
     from games.table import commands
 
     users, rnd = _players(4), random.Random(seed)
@@ -199,7 +199,7 @@ def run(conninfo: str, moves: int = 600, seed: int = 19) -> dict:
         info = conns[0].execute("SELECT current_setting('synchronous_commit'),"
                                 " current_setting('fsync'), version()").fetchone()  # fmt: skip
         cursors = [c.cursor() for c in conns]
-        cpu_before = [_cpu_s(c.info.backend_pid) for c in conns]
+        cpu_before = [cpu_s(c.info.backend_pid) for c in conns]
         while sum(len(way.times) for way in ways) < moves:
             move = _next_move(game, users, rnd) if game is not None else None
             if move is None:  # a new table, 2 to 4 seats in turn
@@ -226,7 +226,7 @@ def run(conninfo: str, moves: int = 600, seed: int = 19) -> dict:
             for name, t in zip(shape, each, strict=False):
                 way.per_statement[name].append(t)
         for way, conn, before in zip(ways, conns, cpu_before, strict=True):
-            way.backend_cpu_s = _cpu_s(conn.info.backend_pid) - before
+            way.backend_cpu_s = cpu_s(conn.info.backend_pid) - before
     finally:
         for conn in conns:
             conn.close()

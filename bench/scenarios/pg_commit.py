@@ -2,7 +2,7 @@
 over loopback into a temporary table, p50 / p99 / max. Printed before each bench-load run of
 docs/RELIABILITY.md, with the load average, so a slow run can be told from a slow database.
 
-    python -m bench.pg_commit [postgres://postgres@127.0.0.1:5432/postgres]
+    python -m bench.scenarios.pg_commit [postgres://postgres@127.0.0.1:5432/postgres]
 """
 
 from __future__ import annotations

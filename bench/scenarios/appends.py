@@ -32,7 +32,7 @@ from urllib.parse import urlparse
 from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate
 
-from bench.env import DATABASE_URL, percentile
+from bench.harness.env import DATABASE_URL, percentile
 from games.engine import Event, RandomBot, execute, fold, new_game
 from games.engine.simulate import game_seed
 

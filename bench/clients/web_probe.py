@@ -1,4 +1,4 @@
-"""What bench/web.py measures inside the page: a script added before the page's own.
+"""What bench/scenarios/web.py measures inside the page: a script added before the page's own.
 
 Timestamps are `performance.now()` (milliseconds since the navigation started):
 - `__bench.seq`: [seq, at] each time `#table` or `#replay` gets a new data-seq (a

@@ -6,15 +6,11 @@ Only the text between the two markers is rewritten; what stands around them in t
 
 from __future__ import annotations
 
-from bench.env import ROOT
+from bench.reports import doc
+from bench.reports.doc import verdict
 
-DOC = ROOT / "docs" / "PERFORMANCE.md"
-BEGIN = "<!-- bench-service:begin (written by `python -m bench.run --write-doc`) -->"
-END = "<!-- bench-service:end -->"
-
-
-def _verdict(ok: bool) -> str:
-    return "met" if ok else "**missed**"
+DOC = doc.DOC
+BEGIN, END = doc.markers("service", "python -m bench.run --write-doc")
 
 
 def _n(x: float) -> str:
@@ -22,7 +18,7 @@ def _n(x: float) -> str:
 
 
 def reference(result: dict) -> dict | None:
-    """The run's floor (bench.floor: the command path's statements in its round trips) and
+    """The run's floor (bench.scenarios.floor: the command path's statements in its round trips) and
     bare commit, p50 (ms) and the floor's CPU per move: what every figure is also given as a
     ratio to."""
     f = result.get("floor")
@@ -98,7 +94,7 @@ def appends_md(a: dict, ref: dict | None = None) -> list[str]:
         return f"| {label} | **{_n(m[key])}** | {runs} | {note} |"
 
     def target(value: float, goal: float) -> str:
-        return f"**{value}** ({_verdict(value >= goal)})"
+        return f"**{value}** ({verdict(value >= goal)})"
 
     return [
         f"{a['count']:,} events per contender per round, {a['rounds']} rounds alternating the "
@@ -162,8 +158,8 @@ def http_md(h: dict, ref: dict | None = None) -> list[str]:
             f"| {p['read_ms_p50']} | {p['read_ms_p99']} | {errors} | {p['client_cpu']:.0%} "
             f"| {p['load']} |" + (f" {ratios(p['command_ms_p50'], ref)} |" if ref else "")
         )
-    verdicts = [f"{p['name']} {p['think_ms']:.0f} ms {_verdict(p['command_ms_p99'] < 50)}"
-                if p["think_ms"] else f"{p['name']} {_verdict(p['command_ms_p99'] < 50)}"
+    verdicts = [f"{p['name']} {p['think_ms']:.0f} ms {verdict(p['command_ms_p99'] < 50)}"
+                if p["think_ms"] else f"{p['name']} {verdict(p['command_ms_p99'] < 50)}"
                 for p in h["phases"] if p["games"] == h["games"]]  # fmt: skip
     lines += ["", f"Target p99 < 50 ms with {h['games']} games: " + "; ".join(verdicts) + "."]
     lines += ["", "CPU per move (its GETs and POST), from /proc: " + "; ".join(
@@ -204,19 +200,19 @@ def socket_md(w: dict, ref: dict | None = None) -> list[str]:
     checks = []
     if one:
         checks.append(f"one game at a time, ack p50 ≤ 3 ms: {one['ack_ms_p50']} ms "
-                      f"{_verdict(one['ack_ms_p50'] <= 3)} (≤ 10× the bare commit: "
-                      f"{_verdict(one['ack_ms_p50'] <= 10 * floor)})")  # fmt: skip
+                      f"{verdict(one['ack_ms_p50'] <= 3)} (≤ 10× the bare commit: "
+                      f"{verdict(one['ack_ms_p50'] <= 10 * floor)})")  # fmt: skip
     if flat:
         checks.append(f"flat out ≥ 300 moves/s: {flat['commands_per_s']} "
-                      f"{_verdict(flat['commands_per_s'] >= 300)}")  # fmt: skip
+                      f"{verdict(flat['commands_per_s'] >= 300)}")  # fmt: skip
     if paced:
         checks.append(f"{paced['games']} games paced, ack p99 < 50 ms: {paced['ack_ms_p99']} ms "
-                      f"{_verdict(paced['ack_ms_p99'] < 50)}")  # fmt: skip
+                      f"{verdict(paced['ack_ms_p99'] < 50)}")  # fmt: skip
     if many:
         ok = many["ack_ms_p99"] < 100 and not many["errors"]
         checks.append(f"{many['games']} games paced, p99 < 100 ms and 0 errors: "
                       f"{many['ack_ms_p99']} ms, {sum(many['errors'].values())} errors "
-                      f"{_verdict(ok)}")  # fmt: skip
+                      f"{verdict(ok)}")  # fmt: skip
     lines += ["", "Targets: " + "; ".join(checks) + "."]
     lines += ["", "CPU per move, from /proc: " + "; ".join(
         f"{p['name']} ({p['games']}): " + ", ".join(
@@ -248,8 +244,8 @@ def fanout_md(runs: list[dict], ref: dict | None = None) -> list[str]:
             f"| {f['client_cpu']:.0%} | {f['load']} |"
         )
     lines += ["", "Target p99 < 400 ms: " + "; ".join(
-        f"{f['variant']} {_verdict(f['last_delivery_ms_p99'] < 400)}" for f in runs
-    ) + ". Every spectator must see every event exactly once: " + _verdict(all(
+        f"{f['variant']} {verdict(f['last_delivery_ms_p99'] < 400)}" for f in runs
+    ) + ". Every spectator must see every event exactly once: " + verdict(all(
         f["spectators_with_gaps"] == f["spectators_with_duplicates"] == 0
         and f["commands_without_full_delivery"] == 0 for f in runs)) + "."]  # fmt: skip
     if ref:
@@ -295,15 +291,4 @@ def markdown(result: dict) -> str:
 
 def write_doc(block: str) -> None:
     """Put `block` between the markers of the Service section, creating what is missing."""
-    text = DOC.read_text() if DOC.exists() else "# Performance\n"
-    if BEGIN in text and END in text:
-        head, rest = text.split(BEGIN, 1)
-        text = head + block + rest.split(END, 1)[1]
-    elif "\n## Service" in text:
-        head, rest = text.split("\n## Service", 1)
-        title, _, body = rest.partition("\n")
-        text = f"{head}\n## Service{title}\n\n{block}\n{body}"
-    else:
-        text = text.rstrip("\n") + "\n\n## Service\n\n" + block + "\n"
-    DOC.parent.mkdir(exist_ok=True)
-    DOC.write_text(text)
+    doc.write_block(block, BEGIN, END, section="## Service\n\n")

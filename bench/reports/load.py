@@ -3,12 +3,11 @@
 
 from __future__ import annotations
 
-import re
+from bench.harness import replica
+from bench.reports import doc
+from bench.reports.doc import RELIABILITY, verdict
 
-from bench import replica
-from bench.env import ROOT
-
-DOC = ROOT / "docs" / "RELIABILITY.md"
+DOC = RELIABILITY
 TARGET_P99_MS = 100
 
 
@@ -21,12 +20,7 @@ def mode(result: dict) -> str:
 
 
 def _markers(name: str) -> tuple[str, str]:
-    return (f"<!-- bench-{name}:begin (written by `python -m bench.load --write-doc`) -->",
-            f"<!-- bench-{name}:end -->")  # fmt: skip
-
-
-def _verdict(ok: bool) -> str:
-    return "met" if ok else "**missed**"
+    return doc.markers(name, "python -m bench.load --write-doc")
 
 
 def _ms(m: dict) -> str:
@@ -35,7 +29,7 @@ def _ms(m: dict) -> str:
     return f"{m['p50']} / {m['p90']} / **{m['p99']}** / {m['max']} ms ({m['n']:,})"
 
 
-def _counts(d: dict) -> str:
+def counts(d: dict) -> str:
     return ", ".join(f"{k}: {v}" for k, v in d.items()) or "none"
 
 
@@ -47,7 +41,7 @@ def _head(r: dict) -> list[str]:
         f"average ({r['load_during']['max']} at most), at the stop {r['load_at_stop']}.",
         "",
         f"Processes: {a['nodes']} web node(s) of `{r['server']}`"
-        + (" behind HAProxy (bench/haproxy.cfg)" if a["nodes"] > 1 else "")
+        + (" behind HAProxy (bench/harness/haproxy.cfg)" if a["nodes"] > 1 else "")
         + f"; {a['celery_workers']} × `{r['worker']}`; "
         + ("one `celery beat`; `manage.py run_deadlines` (the deadline runner)"
            if a["sweeper"] == "runner" else
@@ -57,7 +51,7 @@ def _head(r: dict) -> list[str]:
         f"{a['redis_port']} (no persistence)"
         + "; the channel layer is channels_redis's "
         + ("pub/sub one (as shipped)" if a["layer"] == "pubsub" else
-           "core one (bench/settings_core.py, a comparison; shipped: pub/sub)")
+           "core one (bench/harness/settings_core.py, a comparison; shipped: pub/sub)")
         + f". {r['tables']} tables of 2-4 seats "
         f"({a['live_share']:.0%} at live pace, think 1-3 s; the rest correspondence scaled down: "
         f"5 s block windows, 10 s decisions, think 1-8 s, away one decision in ten), a built-in "
@@ -66,7 +60,7 @@ def _head(r: dict) -> list[str]:
     ]  # fmt: skip
 
 
-def _table(r: dict) -> list[str]:
+def table(r: dict) -> list[str]:
     s = r["sockets"]
     d = r["deadlines"]
     by_pace = "; ".join(f"{p} {_ms(m)}" for p, m in r["command_ms_by_pace"].items())
@@ -74,15 +68,15 @@ def _table(r: dict) -> list[str]:
     audit = r["audit"]
     rows = [
         ("games (ended / all)",
-         f"{r['games_ended']} / {r['games']} ({_counts(r['games_by_status'])})"),
+         f"{r['games_ended']} / {r['games']} ({counts(r['games_by_status'])})"),
         ("commands, per s (after the ramp)", f"{r['commands']:,}, {r['commands_per_s_steady']}/s"),
         ("command latency p50 / p90 / p99 / max (after the ramp)", _ms(r["command_ms"])),
         ("… by pace", by_pace),
         ("command's view on the sender's socket", _ms(r["delivery_ms"])),
         ("command's view on the spectator's socket", spect or "-"),
-        ("errors", _counts(r["errors"])),
-        ("stale_seq answers (another command first; retried)", _counts(r["conflicts"])),
-        ("transport errors retried with the same Idempotency-Key", _counts(r["retried"])),
+        ("errors", counts(r["errors"])),
+        ("stale_seq answers (another command first; retried)", counts(r["conflicts"])),
+        ("transport errors retried with the same Idempotency-Key", counts(r["retried"])),
         ("sockets: streams / with a gap or duplicate",
          f"{s['streams']:,} / {s['with_a_problem']} (missing {s.get('missing', 0)}, of them "
          f"not yet arrived at the check {s.get('missing_tail', 0)}, "
@@ -110,22 +104,22 @@ def _table(r: dict) -> list[str]:
     ]  # fmt: skip
     if not r["faults"]:  # a killed process takes its CPU time with it
         rows += [
-            ("CPU seconds during the play", _counts(r["cpu_s"]) + f" in {r['played_s']} s"),
+            ("CPU seconds during the play", counts(r["cpu_s"]) + f" in {r['played_s']} s"),
             ("CPU per client command / per appended batch (all writes: commands, joins, "
              "timeouts, bot moves)",
-             _counts(r["cpu_ms_per_command"]) + " / " + _counts(r["cpu_ms_per_batch"]) + " ms"),
+             counts(r["cpu_ms_per_command"]) + " / " + counts(r["cpu_ms_per_batch"]) + " ms"),
         ]  # fmt: skip
     out = ["| figure | measured |", "|---|---|"] + [f"| {k} | {v} |" for k, v in rows]
     p99 = r["command_ms"].get("p99", 1e9)
     clean = not r["errors"] and not s["with_a_problem"] and audit["green"] == audit["games"]
     out += ["", f"Target ({r['tables']} concurrent games, p99 < {TARGET_P99_MS} ms, 0 errors, "
             "0 lost or duplicated events, every audit green): p99 "
-            f"{_verdict(p99 < TARGET_P99_MS)}; errors, events and audits "
-            f"{_verdict(clean)}."]  # fmt: skip
+            f"{verdict(p99 < TARGET_P99_MS)}; errors, events and audits "
+            f"{verdict(clean)}."]  # fmt: skip
     return out
 
 
-def _faults(r: dict) -> list[str]:
+def faults(r: dict) -> list[str]:
     if not r["faults"]:
         return []
     out = [
@@ -140,7 +134,7 @@ def _faults(r: dict) -> list[str]:
     ]
     for name, at, what, w in rows:
         out.append(
-            f"| {name} | {at} | {what} | {_ms(w['commands'])} | {_counts(w['errors'])} "
+            f"| {name} | {at} | {what} | {_ms(w['commands'])} | {counts(w['errors'])} "
             f"| {w['overdue_games']} ({w['overdue_max_s']} s) | {w['stalls']} |"
         )
     return out
@@ -172,7 +166,7 @@ def _nodes(r: dict) -> list[str]:
 
 def markdown(r: dict) -> str:
     begin, end = _markers(mode(r))
-    body = _head(r) + [""] + _table(r) + _faults(r) + _nodes(r) + replica.report_line(r)
+    body = _head(r) + [""] + table(r) + faults(r) + _nodes(r) + replica.report_line(r)
     if r["crashed"] or r["unfinished_tasks"]:
         body += ["", f"Client tasks crashed: {r['crashed']}; unfinished: {r['unfinished_tasks']}."]
     if r["audit"]["failed"]:
@@ -182,8 +176,4 @@ def markdown(r: dict) -> str:
 
 def write_doc(r: dict, block: str) -> None:
     begin, end = _markers(mode(r))
-    text = DOC.read_text()
-    pattern = re.compile(re.escape(begin) + ".*?" + re.escape(end), re.S)
-    if not pattern.search(text):
-        raise SystemExit(f"{DOC} has no {begin} … {end} block")
-    DOC.write_text(pattern.sub(lambda _: block, text))
+    doc.write_block(block, begin, end, doc=DOC)

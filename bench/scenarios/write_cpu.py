@@ -1,6 +1,6 @@
 """CPU of one move on the write path, in-process (issue 11, "the lean write path").
 
-    BENCH_DATABASE_URL=... BENCH_REDIS_URL=... python -m bench.write_cpu [--commands 300]
+    BENCH_DATABASE_URL=... BENCH_REDIS_URL=... python -m bench.scenarios.write_cpu [--commands 300]
                                                                          [--profile FILE]
 
 Process CPU time (`time.process_time`: every thread of this process, so the broadcast's
@@ -28,7 +28,7 @@ import statistics
 import time
 import uuid
 
-from bench import env
+from bench.harness import env
 
 
 def _setup() -> None:
@@ -106,10 +106,10 @@ def run(commands: int, profile: str | None) -> dict:
         receiving.append(time.process_time() - started)
         viewers = [*users[:n], None]
         started = time.process_time()
-        state_now = consumer._remember(message)
+        state_now = consumer.committed_state(message)
         for user in viewers:
             viewer = selectors.seat_of(state_now, user)
-            consumer._frames(message, state_now, viewer, message["events"][0]["seq"] - 1)
+            consumer.frames_for(message, state_now, viewer, message["events"][0]["seq"] - 1)
         frames_per_viewer.append((time.process_time() - started) / len(viewers))
     loop.close()
     if profiler:

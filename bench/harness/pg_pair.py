@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench import env
+from bench.harness import env
 
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
 OS_USER = "postgres"
@@ -81,7 +81,7 @@ def _as_postgres(argv: list[str], **kwargs) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=120, **kwargs)  # fmt: skip
 
 
-def _cluster_pids(cluster: str) -> list[int]:
+def cluster_pids(cluster: str) -> list[int]:
     """Processes whose command line names this cluster (`postgres: <cluster_name>: ...`) or its
     data directory (the postmaster): only ever ours."""
     out = []
@@ -152,7 +152,7 @@ class Cluster:
             subprocess.run(["runuser", "-u", OS_USER, "--", str(PG_BIN / "pg_ctl"), "-D",
                             str(self.data), "-m", "immediate", "-w", "stop"],
                            capture_output=True, timeout=60)  # fmt: skip
-        for pid in _cluster_pids(self.name):
+        for pid in cluster_pids(self.name):
             try:
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
