@@ -28,7 +28,7 @@ from tests.support import pgbouncer
 PORT = 6433  # this test's (other suites use 55433 and 56432-56439)
 CONTROL_PORT = 6434  # the control: a second bouncer, for a moment
 SERVICE_ROLE = "sejmi_app"  # tests/django_fixtures.py: the role the service runs as
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _need_pgbouncer() -> None:
