@@ -60,6 +60,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check . || status=1; \
 	$(VENV)/bin/ruff format --check . || status=1; \
 	PYTHONPATH=. $(VENV)/bin/lint-imports || status=1; \
+	PYTHONPATH=. $(VENV)/bin/lint-imports --config bench/importlinter.toml || status=1; \
 	$(VENV)/bin/mypy games replays frontend sejmi || status=1; \
 	exit $$status
 
@@ -79,7 +80,7 @@ bench-load: $(STAMP)
 bench-faults: $(STAMP)
 	$(PY) -m bench.load --faults all --write-doc $(BENCH_ARGS)
 
-# Two web nodes behind HAProxy (bench/haproxy.cfg; `apt-get install haproxy`), two Celery
+# Two web nodes behind HAProxy (bench/harness/haproxy.cfg; `apt-get install haproxy`), two Celery
 # workers, one beat and one deadline runner: spectators on node a see commands sent through node b.
 # PostgreSQL behind PgBouncer (`apt-get install pgbouncer`), the channel layer on two Redis.
 bench-nodes: $(STAMP)

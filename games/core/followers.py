@@ -109,7 +109,7 @@ def catch_up(name: str, game_id: int, handle: Callable[[GameState | None, list[G
 
 
 def _die_here_if_asked(name: str) -> None:
-    """Fault injection for the crash test (tests/service/test_followers.py), as bench-faults
+    """Fault injection for the crash test (tests/core/test_followers.py), as bench-faults
     kills processes: SEJMI_FOLLOWER_DIES_AT=<follower> ends the process abruptly after that
     follower did its work and before its transaction commits."""
     if os.environ.get("SEJMI_FOLLOWER_DIES_AT") == name:

@@ -388,3 +388,19 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def _send(self, payload: dict[str, Any]) -> None:
         await self.send(text_data=frame_text(payload))
+
+
+# What a process's sockets share, for callers outside the consumer (bench/scenarios/write_cpu.py
+# measures the CPU of a batch's rendering): the same work as a socket does, by public names.
+
+
+def committed_state(message: dict[str, Any]) -> GameState:
+    """A committed batch's state, parsed once per process and shared by its sockets."""
+    return _remember(message)
+
+
+def frames_for(message: dict[str, Any], state: GameState, viewer: int | None,
+               after: int) -> Frames:  # fmt: skip
+    """The frames a socket of `viewer` (a seat, None for a spectator) is sent for a committed
+    batch: its events after `after`, then the view; rendered once per audience and shared."""
+    return _frames(message, state, viewer, after)

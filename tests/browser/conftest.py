@@ -22,10 +22,9 @@ from pathlib import Path
 import pytest
 
 from tests.browser.api import Player, play_out, register
-from tests.browser.ui import INIT_SCRIPT
+from tests.browser.ui import INIT_SCRIPT, SHOTS
 
 HERE = Path(__file__).resolve().parent
-SHOTS = HERE / "screenshots"
 CHROMIUM = Path("/usr/bin/chromium")
 LAUNCH_ARGS = [
     "--headless",

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -28,19 +27,13 @@ from urllib.parse import urlparse
 
 import psycopg
 
-from bench.env import wait_http
+from tests.support.processes import free_port, wait_http
 
 ROOT = Path(__file__).resolve().parents[2]
 # The databases of `site` (tests/conftest.py): the page flows run on both.
 BOTH = ["postgresql", "sqlite"]
 PYTHON = ROOT / ".venv" / "bin" / "python"
 UNLIMITED = "1000000/min"  # the suite's pages and clients all come from 127.0.0.1
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def database_urls(pid: int) -> tuple[str, str]:
@@ -126,7 +119,7 @@ class LiveService:
             if done.returncode != 0:
                 _drop(admin, name)
                 raise RuntimeError(f"{step[0]} failed:\n{done.stdout}\n{done.stderr}")
-        port = _free_port()
+        port = free_port()
         argv = [
             str(PYTHON),
             "-m",

@@ -17,8 +17,7 @@ import pytest
 
 from games.engine.effects import EFFECTS
 from tests.browser.api import settled
-from tests.browser.conftest import SHOTS
-from tests.browser.ui import login, open_table, wait_seq
+from tests.browser.ui import SHOTS, login, open_table, wait_seq
 
 LOG_IN = {"en": "Log in", "cs": "Přihlásit se"}
 

@@ -11,7 +11,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from tests.browser.api import play_out, public
-from tests.browser.test_browser_accessibility import violations
+from tests.browser.axe import violations
 
 
 @pytest.mark.parametrize(

@@ -18,8 +18,7 @@ import pytest
 from frontend import card_words
 from games.engine import load_deck
 from tests.browser.api import settled
-from tests.browser.conftest import SHOTS
-from tests.browser.ui import login, open_table
+from tests.browser.ui import SHOTS, login, open_table
 
 LOG_IN = {"en": "Log in", "cs": "Přihlásit se"}
 RULES = {"en": "Rules", "cs": "Pravidla"}

@@ -14,11 +14,11 @@ import pytest
 from django.contrib.auth.models import Permission
 from django.db import connection
 from django.test import Client
-from page_helpers import api, logged_in, make_user
 
 from games.core.models import GameEvent
 from replays.disputes.models import Dispute
-from tests.db_roles import as_owner
+from tests.frontend.page_helpers import api, logged_in, make_user
+from tests.support.db_roles import as_owner
 
 # Two players with one life each: once seat 1 lets it pass, seat 0's red LOSE_1 on all ends
 # the game at once (R17). A whole game in a dozen events.

@@ -8,9 +8,9 @@ import re
 
 import pytest
 from django.test import Client
-from page_helpers import api, logged_in, make_user
 
 from replays.disputes import services as disputes
+from tests.frontend.page_helpers import api, logged_in, make_user
 
 
 def seated(client: Client) -> int:

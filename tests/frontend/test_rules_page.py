@@ -11,11 +11,11 @@ import re
 
 import pytest
 from django.test import Client
-from page_helpers import bot_game, logged_in
 
 from frontend import card_words
 from games.engine import load_deck
 from games.engine.effects import EFFECTS as ENGINE_EFFECTS
+from tests.frontend.page_helpers import bot_game, logged_in
 
 CS = {"HTTP_ACCEPT_LANGUAGE": "cs"}
 CARD = re.compile(r'<li class="card" id="card-(C\d+)">(.*?)</li>', re.S)
