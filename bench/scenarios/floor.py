@@ -144,7 +144,7 @@ def groups(statements: Sequence[Statement]) -> list[list[Statement]]:
     """BEGIN | the statements before the first write | the rest with COMMIT."""
     body = list(statements[1:-1])
     first_write = next((i for i, (sql, _) in enumerate(body)
-                        if sql.lstrip()[:6].upper() in _WRITES), len(body))  # fmt: skip
+                        if sql.lstrip().upper().startswith(_WRITES)), len(body))  # fmt: skip
     parts = [[statements[0]], body[:first_write], body[first_write:] + [statements[-1]]]
     return [part for part in parts if part]
 
