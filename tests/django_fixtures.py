@@ -56,11 +56,45 @@ def _fast_password_hashing(settings):
 
 
 @pytest.fixture(autouse=True)
-def _followers_inline(settings):
+def _followers_inline(settings, monkeypatch):
     """The followers (notifications, ratings, stats: games.core.followers) catch a game up
     right after each COMMIT in the committing thread, so a test reads what they did at once.
-    Tests of the other ways of waking them set SEJMI_FOLLOW themselves."""
+    Tests of the other ways of waking them set SEJMI_FOLLOW themselves.
+
+    A test without `transaction=True` runs inside a transaction of its own that never commits,
+    so no on-commit callback would ever run: there the wake-up runs when the service's own
+    outermost transaction ends (what would have been its COMMIT), unless it was rolled back."""
+    from django.db import transaction
+
+    from games.core import followers
+
     settings.SEJMI_FOLLOW = "inline"
+    woken: list[int] = []
+    on_commit_wake, atomic_exit = followers.on_commit_wake, transaction.Atomic.__exit__
+
+    def under_the_test_only() -> bool:
+        blocks = transaction.get_connection().atomic_blocks
+        return bool(blocks) and all(getattr(a, "_from_testcase", False) for a in blocks)
+
+    def wake_later(game_id: int) -> None:
+        blocks = transaction.get_connection().atomic_blocks
+        if blocks and getattr(blocks[0], "_from_testcase", False):
+            woken.append(game_id)
+        else:
+            on_commit_wake(game_id)
+
+    def exit_then_wake(self, exc_type, exc_value, traceback):
+        done = atomic_exit(self, exc_type, exc_value, traceback)
+        if woken and under_the_test_only():
+            games = list(dict.fromkeys(woken))
+            woken.clear()
+            if exc_type is None:
+                for game_id in games:
+                    followers.wake(game_id)
+        return done
+
+    monkeypatch.setattr(followers, "on_commit_wake", wake_later)
+    monkeypatch.setattr(transaction.Atomic, "__exit__", exit_then_wake)
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -7,13 +7,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from games.core.models import GameProjection
 from games.table.models import StandingOrder
 from tests.support.api import assert_error, open_table, play_to_end, send
+from tests.support.statements import statements
 
 # Seat 0 is the Kostič; seat 1 holds C26 (green/blue), C01 (green/red), C40 (blue/blue);
 # seat 2 holds only blue and red cards. Seat 0's C25 green LOSE_1 on seat 1 opens the window.
@@ -251,19 +250,19 @@ def test_a_game_with_standing_blocks_and_passes_verifies_green(make_player, rigg
 
 
 @pytest.mark.django_db
-def test_orders_cost_one_statement_read_with_the_lock(make_player, rigged):
-    """Issue 19: every command reads the seated players' orders in one statement sent with
-    its row lock (one round trip: games.table.commit._read_ahead), before its first write, so
-    a play that opens a window waits for no read of its own."""
+def test_orders_cost_one_statement_read_with_the_lock(make_player, rigged, settings):
+    """Every command reads the seated players' orders in one statement sent with its row lock
+    (one message: games.table.commit._read_ahead), before its first write, so a play that
+    opens a window waits for no read of its own."""
     t = table(make_player)
     default_order(t.seats[2], "never")
+    settings.SEJMI_FOLLOW = "queue"  # the followers' statements are not the command's
 
     def orders_read(call) -> list[int]:
-        with CaptureQueriesContext(connection) as captured:
-            call()
-        sql = [q["sql"] for q in captured.captured_queries]
+        sql = statements(call)
         lock = next(i for i, q in enumerate(sql) if "FOR UPDATE" in q)
-        first_write = next(i for i, q in enumerate(sql) if q.startswith(("INSERT", "UPDATE")))
+        first_write = next(i for i, q in enumerate(sql)
+                           if q.startswith(("INSERT", "UPDATE", "WITH")))  # fmt: skip
         found = [i for i, q in enumerate(sql) if "games_standingorder" in q]
         assert all(lock < i < first_write for i in found), sql
         return found
