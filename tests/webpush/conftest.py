@@ -8,6 +8,7 @@ import base64
 import itertools
 import json
 import os
+import re
 import threading
 import time
 from dataclasses import dataclass
@@ -137,6 +138,43 @@ def vapid_claims(authorization: str, public_key: str) -> dict:
     except InvalidSignature:
         pytest.fail("the VAPID JWT's signature does not verify")
     return json.loads(unb64(claims))
+
+
+CARD = re.compile(r"\bC\d\d\b")
+PAYLOAD_KEYS = {"kind", "game", "seq", "title", "body", "url"}
+
+
+def subscribe(client, browser: FakeBrowser, language: str = "en", status: int = 201):
+    answer = client.post("/api/me/push-subscriptions/", browser.subscription(), format="json",
+                         HTTP_ACCEPT_LANGUAGE=language)  # fmt: skip
+    assert answer.status_code == status, answer.content
+    return answer.json()
+
+
+def wait_for(check, what: str, timeout: float = 10.0):
+    end = time.monotonic() + timeout
+    while True:
+        found = check()
+        if found:
+            return found
+        assert time.monotonic() < end, f"waited {timeout} s for {what}"
+        time.sleep(0.02)
+
+
+def checked(push, browser: FakeBrowser, public_key: str, service) -> dict:
+    """Every header the contract names, the VAPID signature, and the decrypted payload."""
+    h = push.headers
+    assert h["content-encoding"] == "aes128gcm"
+    assert int(h["ttl"]) > 0
+    assert re.fullmatch(r"[A-Za-z0-9_-]{1,32}", h["topic"]), h["topic"]
+    assert h["urgency"] in ("normal", "high")
+    claims = vapid_claims(h["authorization"], public_key)
+    assert claims["aud"] == service.url and claims["exp"] > time.time()
+    assert claims["sub"].startswith(("mailto:", "https:"))
+    payload = browser.decrypt(push.body)
+    assert set(payload) == PAYLOAD_KEYS, payload
+    assert not CARD.search(json.dumps(payload)), payload  # shown on lock screens: no card
+    return payload
 
 
 @pytest.fixture(scope="session")

@@ -17,19 +17,10 @@ from games.notifications import runner, web_push
 from games.notifications.models import Notification
 from games.webpush import sending
 from games.webpush.models import PushDelivery, PushSubscription
-from tests.webpush.conftest import FakeBrowser, vapid_claims
+from tests.webpush.conftest import FakeBrowser, checked, subscribe, wait_for
 
-CARD = re.compile(r"\bC\d\d\b")
-PAYLOAD_KEYS = {"kind", "game", "seq", "title", "body", "url"}
 # Seat 1 is on turn first and opens with C25 (green LOSE_1) on seat 0, who may block (R19).
 RIG = {"first": 1, "hands": [["C33", "C34", "C35"], ["C25", "C29", "C30"]]}
-
-
-def subscribe(client, browser: FakeBrowser, language: str = "en", status: int = 201):
-    answer = client.post("/api/me/push-subscriptions/", browser.subscription(), format="json",
-                         HTTP_ACCEPT_LANGUAGE=language)  # fmt: skip
-    assert answer.status_code == status, answer.content
-    return answer.json()
 
 
 def refused(answer) -> None:
@@ -46,32 +37,6 @@ def game(players, rig=None, options=None) -> int:
         joined = client.post(f"/api/games/{gid}/join/", {"seat": seat}, format="json")
         assert joined.status_code == 200, joined.content
     return gid
-
-
-def wait_for(check, what: str, timeout: float = 10.0):
-    end = time.monotonic() + timeout
-    while True:
-        found = check()
-        if found:
-            return found
-        assert time.monotonic() < end, f"waited {timeout} s for {what}"
-        time.sleep(0.02)
-
-
-def checked(push, browser: FakeBrowser, public_key: str, service) -> dict:
-    """Every header the contract names, the VAPID signature, and the decrypted payload."""
-    h = push.headers
-    assert h["content-encoding"] == "aes128gcm"
-    assert int(h["ttl"]) > 0
-    assert re.fullmatch(r"[A-Za-z0-9_-]{1,32}", h["topic"]), h["topic"]
-    assert h["urgency"] in ("normal", "high")
-    claims = vapid_claims(h["authorization"], public_key)
-    assert claims["aud"] == service.url and claims["exp"] > time.time()
-    assert claims["sub"].startswith(("mailto:", "https:"))
-    payload = browser.decrypt(push.body)
-    assert set(payload) == PAYLOAD_KEYS, payload
-    assert not CARD.search(json.dumps(payload)), payload  # shown on lock screens: no card
-    return payload
 
 
 def test_the_key_and_a_players_own_subscriptions(make_player, pushing):
