@@ -8,6 +8,7 @@
 import { api } from "./api.js";
 import { LANG } from "./i18n.js";
 import { moment } from "./times.js";
+import { pushControl } from "./push.js";
 
 const WORDS = {
   en: {
@@ -45,7 +46,9 @@ function start(root) {
       <ul class="bell__list" aria-live="polite"></ul>
       <button type="button" class="bell__mark">${t("mark_all")}</button>
       <a class="bell__all" href="/notifications/">${t("all")}</a>
+      <div class="bell__push"></div>
     </div>`;
+  pushControl(root.querySelector(".bell__push")); // push.js: "Notify me on this device"
   const button = root.querySelector(".bell__button");
   const panel = root.querySelector(".bell__panel");
   button.addEventListener("click", async () => {
