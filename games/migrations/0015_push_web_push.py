@@ -6,45 +6,70 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0014_quiet_at_the_table'),
+        ("games", "0014_quiet_at_the_table"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='notificationprefs',
-            name='push',
+            model_name="notificationprefs",
+            name="push",
             field=models.BooleanField(default=True),
         ),
         migrations.CreateModel(
-            name='PushSubscription',
+            name="PushSubscription",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('endpoint', models.CharField(max_length=1024, unique=True)),
-                ('p256dh', models.CharField(max_length=100)),
-                ('auth', models.CharField(max_length=40)),
-                ('language', models.CharField(default='en', max_length=2)),
-                ('created', models.DateTimeField()),
-                ('last_used', models.DateTimeField(null=True)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='push_subscriptions', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("endpoint", models.CharField(max_length=1024, unique=True)),
+                ("p256dh", models.CharField(max_length=100)),
+                ("auth", models.CharField(max_length=40)),
+                ("language", models.CharField(default="en", max_length=2)),
+                ("created", models.DateTimeField()),
+                ("last_used", models.DateTimeField(null=True)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="push_subscriptions",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='PushDelivery',
+            name="PushDelivery",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('key', models.CharField(max_length=40)),
-                ('state', models.CharField(default='sending', max_length=10)),
-                ('attempts', models.PositiveSmallIntegerField(default=0)),
-                ('status', models.PositiveSmallIntegerField(null=True)),
-                ('created', models.DateTimeField()),
-                ('done', models.DateTimeField(null=True)),
-                ('subscription', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='games.pushsubscription')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("key", models.CharField(max_length=40)),
+                ("state", models.CharField(default="sending", max_length=10)),
+                ("attempts", models.PositiveSmallIntegerField(default=0)),
+                ("status", models.PositiveSmallIntegerField(null=True)),
+                ("created", models.DateTimeField()),
+                ("done", models.DateTimeField(null=True)),
+                (
+                    "subscription",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="games.pushsubscription",
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('subscription', 'key'), name='push_once')],
+                "constraints": [
+                    models.UniqueConstraint(fields=("subscription", "key"), name="push_once")
+                ],
             },
         ),
     ]
