@@ -12,13 +12,13 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import get_language
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from games.core.errors import ApiError
 from games.engine import Code
-from games.notifications import services
+from games.notifications import kinds, services
 from games.notifications.mails import user_of_token
 
 
@@ -31,11 +31,6 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     if done:
         services.unsubscribe(user_id=user_id)
     return render(request, "frontend/unsubscribe.html", {"done": done})
-
-
-def _link(row) -> str:
-    """The game's table; a decided dispute's resolution is on /disputes/."""
-    return "/disputes/" if row.kind == "dispute_decided" else f"/games/{row.game_id}/"
 
 
 @login_required
@@ -51,15 +46,6 @@ def preferences(request: HttpRequest) -> HttpResponse:
     return redirect("/me/?prefs=saved#notification-prefs")
 
 
-# What each kind says, with a link to its game ("ty" in Czech: django.po).
-KIND_TEXTS = {
-    "your_turn": _("Your turn in game %(game)s"),
-    "block_window": _("You may block in game %(game)s"),
-    "deadline_soon": _("Time is running out in game %(game)s"),
-    "eliminated": _("You are out of game %(game)s"),
-    "game_over": _("Game %(game)s is over"),
-    "dispute_decided": _("Staff decided your dispute about game %(game)s"),
-}
 PER_PAGE = 50
 
 
@@ -69,8 +55,9 @@ def notifications(request: HttpRequest) -> HttpResponse:
     page = Paginator(services.notifications_page(user=request.user), PER_PAGE).get_page(
         request.GET.get("page")
     )
-    items = [{"row": row, "text": KIND_TEXTS.get(row.kind, row.kind) % {"game": row.game_id},
-              "url": _link(row)} for row in page]  # fmt: skip
+    lang = get_language()
+    items = [{"row": row, "text": kinds.summary(row, lang), "url": kinds.path(row)}
+             for row in page]  # fmt: skip
     context = {"page": page, "items": items, "unread": services.unread_count(user=request.user)}
     return render(request, "frontend/notifications.html", context)
 

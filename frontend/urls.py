@@ -3,7 +3,14 @@ replay viewer are ES modules that speak only the public API."""
 
 from django.urls import path
 
-from frontend import notification_pages, pages, rating_pages, rules_pages, table_pages
+from frontend import (
+    install_pages,
+    notification_pages,
+    pages,
+    rating_pages,
+    rules_pages,
+    table_pages,
+)
 
 urlpatterns = [
     path("", pages.lobby, name="lobby"),
@@ -22,4 +29,7 @@ urlpatterns = [
     path("players/<str:username>/", rating_pages.player, name="player-page"),
     path("leaderboard/", rating_pages.leaderboard, name="leaderboard-page"),
     path("rules/", rules_pages.rules, name="rules-page"),
+    path("manifest.webmanifest", install_pages.manifest, name="manifest"),
+    path("sw.js", install_pages.service_worker, name="service-worker"),
+    path("offline/", install_pages.offline, name="offline"),
 ]

@@ -28,11 +28,13 @@ from games.table.models import (
     VacationDeclaration,
     VacationEnd,
 )
+from games.webpush.models import PushDelivery, PushSubscription
 
 __all__ = [
     "ChatHiding", "ChatMessage", "DeadlineReminder", "FollowerCursor", "Game", "GameEvent",
     "GameProjection", "GameSnapshot", "HeadSignature", "IdempotentAnswer", "Notification",
     "NotificationPrefs", "OutboxMail", "PlayerRating", "PlayerSeat", "PlayerStats", "Presence",
+    "PushDelivery", "PushSubscription",
     "RatedGame", "RatingChange", "SealedPass", "StandingOrder", "VacationDeclaration",
     "VacationEnd",
 ]

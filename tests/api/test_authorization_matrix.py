@@ -61,6 +61,12 @@ EXPECTED: dict[tuple[str, str], dict[str, str]] = {
     ("POST", "/api/notifications/read/"): {"*": "401 401 200 200 200 200"},
     ("GET", "/api/me/preferences/"): {"*": "401 401 200 200 200 200"},
     ("PUT", "/api/me/preferences/"): {"*": "401 401 200 200 200 200"},
+    # Web Push (issue 28): the key is public; subscriptions are the caller's own (the probe
+    # sends no subscription: 400 `invalid` once signed in)
+    ("GET", "/api/push/key/"): {"*": "200 401 200 200 200 200"},
+    ("GET", "/api/me/push-subscriptions/"): {"*": "401 401 200 200 200 200"},
+    ("POST", "/api/me/push-subscriptions/"): {"*": "401 401 400 400 400 400"},
+    ("DELETE", "/api/me/push-subscriptions/"): {"*": "401 401 400 400 400 400"},
     # the table's chat (games/chat/rules.py): everyone reads; the players write, from the lobby on
     ("GET", "/api/games/{game_id}/chat/"): EVERYONE_READS,
     ("POST", "/api/games/{game_id}/chat/"): {"lobby": "401 401 403 201 403 403",

@@ -283,9 +283,9 @@ def test_another_player_can_neither_list_nor_mark_anothers_notifications(notifyi
 def test_preferences_are_checked(db):
     anna = player(None)
     assert anna.get("/api/me/preferences/").json() == {
-        "email": None, "email_mode": "immediate", "language": "en"}  # fmt: skip
+        "email": None, "email_mode": "immediate", "language": "en", "push": True}  # fmt: skip
     for bad in ({"email": "not an address"}, {"email_mode": "weekly"}, {"language": "de"},
-                {"colour": "red"}):  # fmt: skip
+                {"colour": "red"}, {"push": "yes"}, {"push": 1}):  # fmt: skip
         answer = anna.put("/api/me/preferences/", bad, format="json")
         assert answer.status_code == 400 and answer.json()["error"]["code"] == "invalid", bad
 

@@ -33,7 +33,7 @@ def player(mode: str | None = "immediate", language: str = "en") -> APIClient:
     if mode is not None:
         prefs = {"email": client.address, "email_mode": mode, "language": language}
         put = client.put("/api/me/preferences/", prefs, format="json")
-        assert put.status_code == 200 and put.json() == prefs, put.content
+        assert put.status_code == 200 and put.json() == {**prefs, "push": True}, put.content
     return client
 
 
