@@ -12,6 +12,8 @@ from games.core.models import (
     IdempotentAnswer,
     SealedPass,
 )
+from games.forks.models import Fork
+from games.notes.models import GameNote, NoteHiding
 from games.notifications.models import (
     DeadlineReminder,
     Notification,
@@ -20,6 +22,7 @@ from games.notifications.models import (
     OutboxMail,
     Presence,
 )
+from games.odds.models import GameOdds
 from games.ratings.models import PlayerRating, RatedGame, RatingChange
 from games.table.models import (
     PlayerSeat,
@@ -30,7 +33,8 @@ from games.table.models import (
 )
 
 __all__ = [
-    "ChatHiding", "ChatMessage", "DeadlineReminder", "Game", "GameEvent", "GameProjection",
+    "ChatHiding", "ChatMessage", "DeadlineReminder", "Fork", "Game", "GameEvent", "GameNote",
+    "GameOdds", "GameProjection", "NoteHiding",
     "GameSnapshot", "HeadSignature", "IdempotentAnswer", "Notification", "NotificationCursor",
     "NotificationPrefs", "OutboxMail", "PlayerRating", "PlayerSeat", "PlayerStats", "Presence",
     "RatedGame", "RatingChange", "SealedPass", "StandingOrder", "VacationDeclaration",

@@ -11,7 +11,7 @@ from typing import Any
 
 from . import events as ev
 from .cards import DUEL, Deck
-from .fork import apply_forked
+from .forked import apply_forked
 from .rules import affected_order
 from .setup import game_options
 from .state import (
