@@ -35,8 +35,13 @@ class ForksApi(Api):
                    responses=answers(201, ViewSerializer, 400, 401, 404, 409))  # fmt: skip
     def post(self, request: Request, game_id: int) -> Response:
         body = json_object(request, {"at", "seats", "deal"})
-        done = services.fork_create(user=request.user, game_id=game_id, at=body.get("at"),
-                                    seats=body.get("seats"), deal=body.get("deal", "same"))
+        done = services.fork_create(
+            user=request.user,
+            game_id=game_id,
+            at=body.get("at"),
+            seats=body.get("seats"),
+            deal=body.get("deal", "same"),
+        )
         view = selectors.game_view(done.game_id, done.state, request.user, seq=done.seq,
                                    deadline=done.deadline_at)  # fmt: skip
         return Response(view, status=status.HTTP_201_CREATED)

@@ -9,7 +9,7 @@ from games.core.models import Game
 class GameNote(models.Model):
     """A player's note at a moment (`seq`) of a game (issue 30). Beside the game's events, not
     among them. Private while the game runs (its author alone reads it); after the end a
-    public one is everyone's. Rows are only inserted; staff hiding one is a `NoteHiding`."""
+    public one is everyone's. Only inserted; staff hiding one adds a `NoteHiding`."""
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="notes")
     author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,

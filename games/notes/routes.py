@@ -38,8 +38,13 @@ class NotesApi(Api):
                    responses=answers(201, NOTE, 400, 401, 404))  # fmt: skip
     def post(self, request: Request, game_id: int) -> Response:
         body = json_object(request, {"seq", "text", "public"})
-        note = services.note_post(user=request.user, game_id=game_id, seq=body.get("seq"),
-                                  text=body.get("text"), public=body.get("public", False))
+        note = services.note_post(
+            user=request.user,
+            game_id=game_id,
+            seq=body.get("seq"),
+            text=body.get("text"),
+            public=body.get("public", False),
+        )
         return Response(note, status=status.HTTP_201_CREATED)
 
 

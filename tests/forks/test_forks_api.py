@@ -79,10 +79,15 @@ def test_done_when_a_finished_three_seat_game_forks_where_a_human_played(finishe
     assert position(view) == position(replay)
     assert view["you"] == seat and seat in view["awaiting"] and view["legal"]
     assert view["hands"] is None  # nobody else's hand (R23)
-    there = fold([ev.Event(r.type, r.data, r.v) for r in
-                  GameEvent.objects.filter(game_id=table.gid, seq__lte=at).order_by("seq")])
+    there = fold(
+        [
+            ev.Event(r.type, r.data, r.v)
+            for r in GameEvent.objects.filter(game_id=table.gid, seq__lte=at).order_by("seq")
+        ]
+    )
     assert sorted(map(str, view["legal"])) == sorted(
-        str(c.body()) for c in legal_commands(there, seat))
+        str(c.body()) for c in legal_commands(there, seat)
+    )
     # Its first events: where it came from, the seats, the start.
     events = me.get(f"/api/games/{fork}/events/").json()["events"]
     first = events[0]
@@ -116,8 +121,9 @@ def test_a_fresh_deal_with_an_open_seat_waits_for_a_player_then_starts(finished_
     at, seat = human_moment(table.gid)
     seats = ["open"] * 3
     seats[seat] = "me"
-    answer = table.seats[seat].post(table.url("forks/"), {"at": at, "seats": seats,
-                                                          "deal": "fresh"}, format="json")
+    answer = table.seats[seat].post(
+        table.url("forks/"), {"at": at, "seats": seats, "deal": "fresh"}, format="json"
+    )
     assert answer.status_code == 201, answer.content
     fork = answer.json()
     assert fork["status"] == "lobby" and fork["forked_from"]["at"] == at
