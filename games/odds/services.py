@@ -15,7 +15,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import close_old_connections, transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from games.core import event_store, task_queue
@@ -65,7 +65,7 @@ def _in_thread(game_id: int) -> None:
     except Exception:
         log.exception("the odds of game %s failed", game_id)
     finally:
-        close_old_connections()
+        connection.close()  # this thread's own connection: the thread ends here
 
 
 def compute(game_id: int) -> str:

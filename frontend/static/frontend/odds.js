@@ -119,6 +119,10 @@ async function load(box, root) {
       box.hidden = true; // a game still being played (409), or none: no chart
       return;
     }
+    if (odds.points && !odds.points.length) { // a game that ended before its first turn
+      box.hidden = true;
+      return;
+    }
     if (odds.points) {
       players = players ?? (await api(`/api/games/${gameId}/`)).players;
       box.hidden = false; // first: the chart is drawn at the box's width
