@@ -16,7 +16,7 @@ from tests.browser.ui import login, wait_drawn, wait_seq
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 LOG_IN = {"en": "Log in", "cs": "Přihlásit se"}
-PLAY_ON = {"en": "Play on from here", "cs": "Hrát dál odsud"}
+END = {"en": "Play on from the last turn", "cs": "Hrát dál od posledního kola"}
 START = {"en": "Start the new game", "cs": "Začít novou hru"}
 SAVE = {"en": "Save note", "cs": "Uložit poznámku"}
 
@@ -41,16 +41,19 @@ def test_odds_notes_and_play_on_from_the_replay(lang, live, finished_game, open_
     wait_seq(page, at, root="#replay")
 
     # The odds: computed in the background (202 until then), then drawn under the scrubber.
-    page.wait_for_selector("#odds svg.odds-chart", timeout=60_000)
+    # (computed in the web process here, beside the page's requests: a loaded machine is slow)
+    page.wait_for_selector("#odds svg.odds-chart", timeout=180_000)
     odds = public(live.base, f"/api/games/{gid}/odds/")
     assert odds["playouts"] >= 100 and odds["points"]
     lines = page.locator("#odds polyline.odds-line")
     assert lines.count() == 3
     DOCS.mkdir(exist_ok=True)
     page.locator("#odds").screenshot(path=DOCS / f"odds-{lang}-1280.png")
-    # A click on the chart's left edge jumps to the first turn.
+    # A click on the chart at the first turn's point jumps to that turn.
     box = page.locator("#odds svg").bounding_box()
-    page.mouse.click(box["x"] + box["width"] * 0.06, box["y"] + box["height"] / 2)
+    scale = box["width"] / float(page.locator("#odds svg").get_attribute("viewBox").split()[2])
+    x0 = float(lines.first.get_attribute("points").split()[0].split(",")[0])
+    page.mouse.click(box["x"] + x0 * scale, box["y"] + box["height"] / 2)
     first = odds["points"][0]["seq"]
     wait_seq(page, first, root="#replay")
     assert page.locator("#scrubber").input_value() == str(first)
@@ -73,7 +76,9 @@ def test_odds_notes_and_play_on_from_the_replay(lang, live, finished_game, open_
 
     # Play on from here: me at my seat, the bots at theirs, the same deal.
     page.get_by_role("button", name=START[lang], exact=True).click()
-    page.wait_for_url(lambda url: "/replay/" not in url and url.rstrip("/").split("/")[-1].isdigit())
+    page.wait_for_url(
+        lambda url: "/replay/" not in url and url.rstrip("/").split("/")[-1].isdigit()
+    )
     fork = int(page.url.rstrip("/").split("/")[-1])
     wait_drawn(page)
     view = host.view(fork)
@@ -84,3 +89,7 @@ def test_odds_notes_and_play_on_from_the_replay(lang, live, finished_game, open_
     assert link.get_attribute("href") == f"/games/{gid}/replay/?at={at}"
     found = violations(Axe(), page, f"the fork's table ({lang})")
     assert not found, "\n".join(found)
+
+    # The finished game's own table offers to play on from its last turn.
+    page.goto(f"/games/{gid}/")
+    page.get_by_text(END[lang], exact=True).wait_for()

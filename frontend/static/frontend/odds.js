@@ -63,7 +63,7 @@ function draw(box, root, odds, names, last) {
   onMoment(root, mark);
   chart.addEventListener("click", (event) => {
     const box = chart.getBoundingClientRect();
-    const at = PAD.left + ((event.clientX - box.left) / box.width) * W;
+    const at = ((event.clientX - box.left) / box.width) * W; // in the viewBox's units
     const nearest = points.reduce((best, pt) => (Math.abs(x(pt.seq) - at) < Math.abs(x(best.seq) - at) ? pt : best), points[0]);
     if (nearest) jumpTo(nearest.seq);
   });
