@@ -59,6 +59,6 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 def offline(request: HttpRequest) -> HttpResponse:
     """Both languages; the page shows the one the player chose (the language cookie) or his
     browser prefers. The same bytes for everyone: no user, no CSRF token, no session read."""
-    answer = render(None, "frontend/offline.html")  # type: ignore[arg-type]
+    answer = render(None, "frontend/offline.html")
     answer["Cache-Control"] = "public, max-age=86400"
     return answer

@@ -13,6 +13,8 @@ from games.core.models import (
     IdempotentAnswer,
     SealedPass,
 )
+from games.forks.models import Fork
+from games.notes.models import GameNote, NoteHiding
 from games.notifications.models import (
     DeadlineReminder,
     Notification,
@@ -20,6 +22,7 @@ from games.notifications.models import (
     OutboxMail,
     Presence,
 )
+from games.odds.models import GameOdds
 from games.ratings.models import PlayerRating, RatedGame, RatingChange
 from games.table.models import (
     PlayerSeat,
@@ -31,8 +34,9 @@ from games.table.models import (
 from games.webpush.models import PushDelivery, PushSubscription
 
 __all__ = [
-    "ChatHiding", "ChatMessage", "DeadlineReminder", "FollowerCursor", "Game", "GameEvent",
-    "GameProjection", "GameSnapshot", "HeadSignature", "IdempotentAnswer", "Notification",
+    "ChatHiding", "ChatMessage", "DeadlineReminder", "FollowerCursor", "Fork", "Game",
+    "GameEvent", "GameNote", "GameOdds", "GameProjection", "GameSnapshot", "HeadSignature",
+    "IdempotentAnswer", "NoteHiding", "Notification",
     "NotificationPrefs", "OutboxMail", "PlayerRating", "PlayerSeat", "PlayerStats", "Presence",
     "PushDelivery", "PushSubscription",
     "RatedGame", "RatingChange", "SealedPass", "StandingOrder", "VacationDeclaration",

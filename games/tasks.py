@@ -4,5 +4,6 @@ sweep, digest), and importing them here registers them."""
 
 from games.clock import tasks as clock_tasks
 from games.notifications import tasks as notification_tasks
+from games.odds import tasks as odds_tasks
 
-__all__ = ["clock_tasks", "notification_tasks"]
+__all__ = ["clock_tasks", "notification_tasks", "odds_tasks"]

@@ -5,8 +5,11 @@ from django.urls import path
 
 from games.accounts import routes as account_routes
 from games.chat import routes as chat_routes
+from games.forks import routes as fork_routes
 from games.live import routes as live_routes
+from games.notes import routes as note_routes
 from games.notifications import routes as notification_routes
+from games.odds import routes as odds_routes
 from games.ratings import routes as rating_routes
 from games.table import order_routes
 from games.table import routes as table_routes
@@ -39,6 +42,11 @@ urlpatterns = [
     path("me/vacation/", table_routes.VacationApi.as_view(), name="vacation"),
     path("games/<int:game_id>/chat/", chat_routes.ChatApi.as_view(), name="chat"),
     path("games/<int:game_id>/chat/hide/", chat_routes.ChatHideApi.as_view(), name="chat-hide"),
+    path("games/<int:game_id>/forks/", fork_routes.ForksApi.as_view(), name="forks"),
+    path("games/<int:game_id>/notes/", note_routes.NotesApi.as_view(), name="notes"),
+    path("games/<int:game_id>/notes/<int:note_id>/hide/", note_routes.NoteHideApi.as_view(),
+         name="note-hide"),
+    path("games/<int:game_id>/odds/", odds_routes.OddsApi.as_view(), name="odds"),
     path("players/<str:username>/", rating_routes.PlayerApi.as_view(), name="player"),
     path("leaderboard/", rating_routes.LeaderboardApi.as_view(), name="leaderboard"),
 ]

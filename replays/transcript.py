@@ -101,6 +101,20 @@ def _tell_created(step: Step) -> list[str]:
     return [step.say("created", **fields), step.say("commitment", hash=d["seed_commitment"])]
 
 
+def _tell_forked(step: Step) -> list[str]:
+    """A fork's first event (games/engine/fork.py): where it came from, then the position."""
+    d, source = step.data, step.data["source"]
+    lines = [step.say("forked", game=source.get("game"), at=source.get("at"),
+                      hash=source.get("hash"), deal=step.word(f"deal_{d['deal']}")),
+             step.say("commitment", hash=d["seed_commitment"])]  # fmt: skip
+    lines.append(step.say("dealt", count=len(d["draw"])))
+    for seat, hand in enumerate(d["hands"]):
+        if hand and None not in hand:
+            lines.append(step.say("hand", who=step.name(seat), cards=" ".join(hand)))
+    lives = ", ".join(f"{step.name(p)} {x}" for p, x in enumerate(d["lives"]))
+    return [*lines, step.say("start_lives", changes=lives)]
+
+
 def _tell_seat_taken(step: Step) -> list[str]:
     bot = step.word("bot") if step.data.get("bot") else ""
     return [step.say("seat", seat=step.data["seat"], who=step.name(step.data["seat"]), bot=bot)]
@@ -108,6 +122,8 @@ def _tell_seat_taken(step: Step) -> list[str]:
 
 def _tell_started(step: Step) -> list[str]:
     d, s = step.data, step.after
+    if d.get("forked"):  # a fork's start: no deal (its `forked` event holds the position)
+        return [step.word("fork_started")]
     lines = [step.say("dealt", count=len(d["draw"]))]
     for seat, hand in enumerate(d["hands"]):
         if hand and None not in hand:
@@ -285,6 +301,7 @@ def _silent(step: Step) -> list[str]:
 
 FORMATTERS: dict[str, Formatter] = {
     ev.GAME_CREATED: _tell_created,
+    ev.FORKED: _tell_forked,
     ev.SEAT_TAKEN: _tell_seat_taken,
     ev.GAME_STARTED: _tell_started,
     ev.TURN_STARTED: _tell_turn_started,

@@ -12,7 +12,9 @@ A record is checked in named steps, each naming the first bad seq and why:
 - rules: re-executing the game through the engine with the seed makes exactly the logged
   events (every move legal, every roll and shuffle the seed's);
 - replay: folding the events gives exactly the stored game (stored games only);
-- header: an exported file's header describes the game its events make (replays.exports).
+- header: an exported file's header describes the game its events make (replays.exports);
+- origin: a fork's first event (`forked`, issue 30) names its source's chain hash at `at`,
+  and the source stored here has that hash there (stored games only).
 A log that has been tampered with is reported, never a crash: it may not even fold.
 """
 
@@ -154,7 +156,24 @@ def verify_game(game_id: int) -> Report:
     report = verify_record(rows, seed=bytes(game.seed), signed=stored_signatures(game_id),
                            public_key=signing.public_key())  # fmt: skip
     proj = GameProjection.objects.filter(game_id=game_id).first()
-    return Report([*report.checks, _replay(rows, proj)], report.head_hash, report.length)
+    origin = [_origin(rows[0])] if rows and rows[0].type == ev.FORKED else []
+    return Report([*report.checks, _replay(rows, proj), *origin], report.head_hash,
+                  report.length)  # fmt: skip
+
+
+def _origin(first: GameEvent) -> Check:
+    """A fork (issue 30) came from where its `forked` event says: the source's event at `at`
+    has the chain hash it names."""
+    source = first.data.get("source") if isinstance(first.data, dict) else None
+    if not isinstance(source, dict):
+        return Check("origin", False, 1, "the forked event names no source")
+    game, at = source.get("game"), source.get("at")
+    if isinstance(game, bool) or not isinstance(game, int) or isinstance(at, bool) or \
+            not isinstance(at, int):  # fmt: skip
+        return Check("origin", False, 1, "the forked event names no source game and seq")
+    stored = GameEvent.objects.filter(game_id=game, seq=at).values_list("hash", flat=True).first()
+    return _check("origin", stored is not None and stored == source.get("hash"),
+                  f"game {game} has no event {at} with the hash the fork names", 1)
 
 
 def stored_signatures(game_id: int) -> list[Signed]:
@@ -198,12 +217,14 @@ def audit_report(game_id: int) -> dict[str, Any]:
         "rules_ok": rules.ok,
         "rules_first_bad_seq": rules.first_bad_seq,
         "rules_reason": rules.reason,
+        # A fork's proof of where it came from (issue 30); null for any other game.
+        "origin_ok": origin.ok if (origin := report.check("origin")) is not None else None,
     }
 
 
 def _commitment(rows: list[GameEvent]) -> str | None:
     """The seed's commitment as the game's first event published it (R22)."""
-    if not rows or rows[0].seq != 1 or rows[0].type != ev.GAME_CREATED:
+    if not rows or rows[0].seq != 1 or rows[0].type not in ev.FIRST_EVENTS:
         return None
     value = rows[0].data.get("seed_commitment") if isinstance(rows[0].data, dict) else None
     return value if isinstance(value, str) else None

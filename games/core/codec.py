@@ -120,6 +120,7 @@ ADDED_FIELDS: dict[str, Callable[[int], Any]] = {
     "timeouts": lambda n: [0] * n,
     "owed": lambda n: [],
     "human_acts": lambda n: 0,
+    "forked_from": lambda n: None,
 }
 
 

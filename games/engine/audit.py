@@ -124,14 +124,14 @@ def _first_difference(expected: list[Event], logged: list[Event], start_seq: int
 
 def verify_events(events: list[Event], seed: bytes) -> Verdict:
     """Check the seed against its commitment (R22), then re-execute the whole game."""
-    if not events or events[0].type != ev.GAME_CREATED:
-        return Verdict(False, 0, 1, "the first event must be game_created")
+    if not events or events[0].type not in ev.FIRST_EVENTS:
+        return Verdict(False, 0, 1, "the first event must be game_created or forked")
     if commitment(seed) != events[0].data.get("seed_commitment"):
         return Verdict(False, 0, 1, "the seed does not match the commitment in event 1")
     try:
         state = fold(events[:1])
     except (KeyError, TypeError, ValueError) as err:
-        return Verdict(False, 0, 1, f"game_created is malformed: {err}")
+        return Verdict(False, 0, 1, f"{events[0].type} is malformed: {err}")
     owed: Owed = []
     i = 1
     while i < len(events):
@@ -230,6 +230,15 @@ def rederive(events: list[Event], seed: bytes) -> Verdict:
         state = fold(events[:1])
     except (KeyError, TypeError, ValueError) as err:
         return Verdict(False, 0, 1, f"game_created is malformed: {err!r}")
+    first = events[0].data
+    if events[0].type == ev.FORKED and first.get("shuffle") is not None:  # a fresh deal (fork.py)
+        order = {card: i for i, card in enumerate(state.deck.ids)}
+        try:
+            pile = sorted(first["draw"], key=order.__getitem__)
+        except KeyError:
+            return Verdict(False, 0, 1, "the fork's draw pile names a card not in the deck")
+        if first["draw"] != rng.shuffle(seed, first["shuffle"], pile):
+            return Verdict(False, 0, 1, "the fork's fresh deal is not the seed's")
     for seq, e in enumerate(events[1:], start=2):
         d = e.data
         try:

@@ -41,6 +41,7 @@ class Code(StrEnum):
     SEAT_TAKEN = "seat_taken", 409
     ALREADY_SEATED = "already_seated", 409
     USERNAME_TAKEN = "username_taken", 409
+    GAME_NOT_OVER = "game_not_over", 409  # forks, odds: only of a finished game (issue 30)
     DUPLICATE = "duplicate", 409  # a second dispute of the same moment by the same player
     TOO_LARGE = "too_large", 413
     UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type", 415

@@ -7,6 +7,7 @@ from typing import Any
 
 # Setup
 GAME_CREATED = "game_created"
+FORKED = "forked"  # a fork's first event (fork.py): the game starts where another stood
 SEAT_TAKEN = "seat_taken"
 GAME_STARTED = "game_started"
 # A turn
@@ -41,6 +42,7 @@ VACATION_ENDED = "vacation_ended"
 
 EVENT_TYPES = (
     GAME_CREATED,
+    FORKED,
     SEAT_TAKEN,
     GAME_STARTED,
     TURN_STARTED,
@@ -71,6 +73,7 @@ EVENT_TYPES = (
     VACATION_STARTED,
     VACATION_ENDED,
 )
+FIRST_EVENTS = (GAME_CREATED, FORKED)  # the event that makes a game's state
 AWAY_EVENTS = (SEAT_LEFT, SEAT_TAKEN_BY_BOT, SEAT_RETURNED, VACATION_STARTED, VACATION_ENDED)
 
 
@@ -97,6 +100,8 @@ class Kind:
 _AWAY = Kind(new_decision=False, away=True)
 KINDS: dict[str, Kind] = {
     GAME_CREATED: Kind(secret=True, rated=True),  # a rig's hands and deck
+    # The hands and the draw pile; read by the ratings, which do not rate a fork.
+    FORKED: Kind(secret=True, rated=True),
     SEAT_TAKEN: Kind(rated=True),
     GAME_STARTED: Kind(secret=True),  # the hands and the draw pile
     TURN_STARTED: Kind(rated=True),

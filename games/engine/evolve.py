@@ -12,6 +12,7 @@ from typing import Any
 from . import events as ev
 from .cards import Deck
 from .effects import AGAINST_KOSTIC, EFFECTS
+from .forked import apply_forked
 from .rules import affected_order
 from .setup import game_options
 from .state import (
@@ -61,6 +62,12 @@ def _created(_: GameState | None, d: Data) -> GameState:
     )
 
 
+def _forked(_: GameState | None, d: Data) -> GameState:
+    s = _created(None, {**d, "rig": None})
+    apply_forked(s, d)
+    return s
+
+
 def _seat_taken(s: GameState, d: Data) -> None:
     s.names[d["seat"]] = d["name"]
     s.bots[d["seat"]] = bool(d.get("bot"))
@@ -70,6 +77,8 @@ def _seat_taken(s: GameState, d: Data) -> None:
 
 def _started(s: GameState, d: Data) -> None:
     s.status = ACTIVE
+    if d.get("forked"):  # a fork starts where its `forked` event put it (fork.py)
+        return
     s.lives = list(d["lives"])
     s.hands = [list(h) for h in d["hands"]]
     s.draw = list(d["draw"])
@@ -346,8 +355,10 @@ def apply(s: GameState | None, e: ev.Event) -> GameState:
     """Apply one event in place (the first event makes the state). Private to the engine."""
     if e.type == ev.GAME_CREATED:
         return _created(s, e.data)
+    if e.type == ev.FORKED:
+        return _forked(s, e.data)
     if s is None:
-        raise ValueError("the first event must be game_created")
+        raise ValueError("the first event must be game_created or forked")
     apply_all(s, (e,))
     return s
 
@@ -377,16 +388,17 @@ def evolve(s: GameState | None, e: ev.Event) -> GameState:
 def fold(events: Iterable[ev.Event], initial: GameState | None = None) -> GameState:
     """Replay events onto `initial` (or from nothing); the only way a state is made."""
     state = initial.copy() if initial is not None else None
-    run: list[ev.Event] = []  # events after a game_created, applied in one call
+    run: list[ev.Event] = []  # events after a game_created (or forked), applied in one call
+    first = ev.FIRST_EVENTS
     for e in events:
-        if state is not None and e.type != ev.GAME_CREATED:
+        if state is not None and e.type not in first:
             run.append(e)
             continue
         if run:
             assert state is not None  # a run only follows a state
             apply_all(state, run)
             run = []
-        state = apply(state, e)  # the first event, or a game_created (a new state)
+        state = apply(state, e)  # the first event, or a game_created / forked (a new state)
     if state is None:
         raise ValueError("no events")
     apply_all(state, run)

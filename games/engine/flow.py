@@ -41,8 +41,9 @@ COUNTDOWN_START = 6
 def auto_events(s: GameState, seed: bytes) -> list[Event]:
     # The most frequent answer first: a block window still open (about 2.5 times a play). It
     # is the answer the checks below give too: in `block` the game is active and nobody has
-    # been eliminated by the pending play yet, so there is no countdown to start.
-    if s.phase == BLOCK and s.pending.window:  # type: ignore[union-attr]
+    # been eliminated by the pending play yet, so there is no countdown to start. (A fork
+    # waiting in the lobby may stand in an open window too: it starts below.)
+    if s.phase == BLOCK and s.pending.window and s.status == ACTIVE:  # type: ignore[union-attr]
         return []
     if s.status == LOBBY:
         return start_events(s, seed) if None not in s.names else []

@@ -158,6 +158,8 @@ def _int_list(value: Any, low: int, high: int) -> bool:
 
 def start_events(s: GameState, seed: bytes) -> list[Event]:
     """Every seat is taken: shuffle (R22), deal three each, and (if rigged) the first Kostič."""
+    if s.forked_from is not None:  # a fork was dealt where its source stood (fork.py)
+        return [event(GAME_STARTED, {"forked": True})]
     rig = s.rig or {}
     shuffle_n: int | None = None
     if "hands" in rig or "deck" in rig:  # rigged cards; the rest under them in catalog order

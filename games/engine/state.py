@@ -116,6 +116,8 @@ class GameState:
     timeouts: list[int] = field(default_factory=list)  # consecutive timeouts per seat (R21)
     owed: list[int] = field(default_factory=list)  # seats whose next act is a timeout's
     human_acts: int = 0  # seats taken and acts of humans at their own seats, so far
+    # A fork (fork.py): {"game", "at", "hash"} of the moment it started from; None otherwise.
+    forked_from: Mapping[str, Any] | None = None
 
     def copy(self) -> GameState:
         """A copy sharing nothing mutable (see copying.py)."""

@@ -65,6 +65,9 @@ def view_for(s: GameState, viewer: Viewer, *, reveal: bool = False) -> dict[str,
         "seed": s.seed,
         "rigged": s.rigged,
         "options": {k: v for k, v in s.options.items()},
+        "forked_from": {"game": s.forked_from.get("game"), "at": s.forked_from.get("at")}
+        if s.forked_from is not None
+        else None,
     }
 
 
@@ -130,7 +133,7 @@ def redact_event(e: ev.Event, s: GameState, viewer: Viewer) -> dict[str, Any]:
         rig = dict(data["rig"])
         rig.pop("hands", None), rig.pop("deck", None)
         return {**data, "rig": rig}
-    if t == ev.GAME_STARTED:
+    if t == ev.FORKED or (t == ev.GAME_STARTED and "hands" in data):  # a fork's starts dealt
         hands = [
             h if _sees(s, viewer, seat) else [None] * len(h) for seat, h in enumerate(data["hands"])
         ]

@@ -128,6 +128,8 @@ def _facts(rows: list[tuple[str, dict, datetime]]) -> tuple[dict[int, int], date
     for type_, data, at in rows:
         if type_ == ev.GAME_CREATED and data.get("rig") is not None:
             return None
+        if type_ == ev.FORKED:  # a fork is played on from another game: unrated (issue 30)
+            return None
         if type_ == ev.SEAT_TAKEN and data.get("bot"):
             return None
         if type_ == ev.TURN_STARTED:

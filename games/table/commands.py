@@ -48,9 +48,15 @@ def game_create(*, user, seats: Any, variant: Any = "standard", options: Any = N
         events = new_game(seats=seats, seed=seed, variant=variant, options=options, rig=rig)
     except IllegalCommand as err:
         raise ApiError.from_engine(err) from None
+    return game_create_from(user=user, seed=seed, events=events, state=fold(events))
+
+
+def game_create_from(*, user, seed: bytes, events: list[Event], state: GameState) -> Committed:
+    """A new game whose first events the engine made (`new_game`, or a fork's `fork_game`:
+    games.forks), appended and projected as every new game is; `state` is their fold."""
     with transaction.atomic():
         game = Game.objects.create(seed=seed, created_by=user)
-        return append(game.pk, None, None, [(timezone.now(), events)], fold(events))
+        return append(game.pk, None, None, [(timezone.now(), events)], state)
 
 
 def game_join(*, user, game_id: int, seat: Any = None) -> Committed:

@@ -13,7 +13,7 @@ from games.api.base import Api, answers, json_object
 from games.webpush import services
 
 KeyShape = inline_serializer("PushKey", {"public_key": serializers.CharField()})
-SUBSCRIPTION_FIELDS = {
+SUBSCRIPTION_FIELDS: dict[str, serializers.Field] = {
     "endpoint": serializers.URLField(),
     "created": serializers.DateTimeField(),
     "last_used": serializers.DateTimeField(allow_null=True),

@@ -180,7 +180,7 @@ _sessions = threading.local()
 class _NoRedirects(requests.Session):
     """A push service that redirects is not followed (the allow-list holds for every hop)."""
 
-    def request(self, *args, **kwargs):  # type: ignore[override]
+    def request(self, *args, **kwargs):
         kwargs["allow_redirects"] = False
         return super().request(*args, **kwargs)
 

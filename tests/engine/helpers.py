@@ -126,3 +126,24 @@ def away_game(seed: bytes = SEED) -> list[Event]:
         else:
             game.do(HeuristicBot().choose(game.state, seat), seat)
     return game.events
+
+
+def forked_game(seed: bytes = SEED, seats: int = 3, *, deal: str = "fresh") -> list[Event]:
+    """A bot game forked (games/engine/fork.py) a third of the way in, played to its end by
+    bots: the fork's whole log, `forked` first."""
+    import random
+
+    from games.engine import HeuristicBot, RandomBot
+    from games.engine.fork import BOT, fork_game
+
+    source = bot_game(seed, seats=seats)
+    at = len(source) // 3
+    events, state = fork_game(fold(source[:at]), seed=seed, players=[BOT] * seats, deal=deal,
+                              origin={"game": 1, "at": at, "hash": "0" * 64})  # fmt: skip
+    rnd = random.Random(seed)
+    bots = [HeuristicBot() if p % 2 else RandomBot(rnd) for p in range(seats)]
+    while state.status == "active":
+        seat = state.awaiting[0]
+        new, state = execute(state, bots[seat].choose(state, seat), actor=seat, seed=seed)
+        events += new
+    return events

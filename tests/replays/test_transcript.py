@@ -315,6 +315,7 @@ def bot_games() -> list[list]:
     return [bot_game(*config) for config in GAMES] + [
         bot_game(3, "standard", False, 99, EMPTY_FIRST_HAND),
         helpers.away_game(),  # who left, was taken over, came back, went on vacation
+        helpers.forked_game(),  # a fork played to its end (issue 30)
     ]
 
 

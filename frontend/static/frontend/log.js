@@ -4,6 +4,7 @@
 
 import { AWAY_TELL } from "./away.js";
 import { cardRef, effectText } from "./cards.js";
+import { FORK_TELL } from "./fork_log.js";
 import { count, t, tNodes } from "./i18n.js";
 import { seatName } from "./names.js";
 import { el } from "./render.js";
@@ -150,6 +151,7 @@ const FORMAT = {
     return [[d.bot ? "seat_taken_bot" : "seat_taken", { who: d.name, seat: d.seat }]];
   },
   game_started: (log, d) => {
+    if (d.forked) return [["log_fork_started", {}]]; // a fork's start: its `forked` dealt
     log.lives = [...d.lives];
     const lines = [["started", { count: d.draw.length }]];
     d.hands.forEach((hand, seat) => {
@@ -203,6 +205,7 @@ const FORMAT = {
   },
   timed_out: (log, d) => [["timed_out", { phase: t(`phase_${d.phase}`), who: d.seats.map((s) => log.name(s)).join(", ") }]],
   ...AWAY_TELL, // who left, was taken over by the bot, came back, went on vacation
+  ...FORK_TELL, // a fork's first event (issue 30)
   game_ended: (log, d) => [[`ended_${d.reason}`, {}],
     [d.winners.length > 1 ? "winners_many" : "winners_one", { names: d.winners.map((s) => log.name(s)).join(", ") }]],
 };
