@@ -6,13 +6,13 @@ from __future__ import annotations
 import random
 
 import pytest
-from tests.service.api_helpers import open_table, send
 
 from games.clock import runner
 from games.core.models import Game, GameEvent, GameProjection
 from games.engine import events as ev
 from games.engine import fold, legal_commands
 from games.forks.models import Fork
+from tests.support.api import open_table, send
 
 # What a player's view says of the position (a replay's read-only fields and the game's
 # identity aside: id, seq, status, legal, the revealed hands and seed, the seats' names).
@@ -164,9 +164,9 @@ def test_bad_fork_requests_are_invalid_and_create_nothing(finished_trio, body, w
     assert answer.json()["error"]["code"] == "invalid" and why in answer.json()["error"]["message"]
 
 
-def test_no_fork_of_a_running_game_for_anyone_staff_included(make_player):
+def test_no_fork_of_a_running_game_for_anyone_staff_included(make_player, make_staff):
     table = open_table(make_player, seats=3)
-    staff = make_player(staff=True)
+    staff = make_staff()
     body = {"at": 5, "seats": ["me", "bot", "bot"], "deal": "same"}
     for client in (table.seats[0], staff):
         answer = _nothing_created(lambda c=client: c.post(table.url("forks/"), body,

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 from rest_framework.test import APIClient
-from tests.service.api_helpers import open_table
 
 from games.notes.models import GameNote
+from tests.support.api import open_table
 
 
 def post(client, gid, **body):
@@ -21,10 +21,10 @@ def texts(client, gid) -> list[str]:
     return [n["text"] for n in answer.json()]
 
 
-def test_a_players_notes_stay_his_while_the_game_runs(make_player):
+def test_a_players_notes_stay_his_while_the_game_runs(make_player, make_staff):
     table = open_table(make_player, seats=3)
     alice, bob = table.seats[0], table.seats[1]
-    staff = make_player(staff=True)
+    staff = make_staff()
     answer = post(alice, table.gid, seq=2, text="bob holds a blue card, I think", public=True)
     assert answer.status_code == 201, answer.content
     note = answer.json()
@@ -51,13 +51,13 @@ def test_after_the_end_public_notes_are_everyones_and_private_ones_their_authors
     assert texts(bob, table.gid) == everyone
 
 
-def test_staff_hide_a_public_note_and_nobody_else_may(finished_trio, make_player):
+def test_staff_hide_a_public_note_and_nobody_else_may(finished_trio, make_player, make_staff):
     table = finished_trio
     note = post(table.seats[0], table.gid, seq=5, text="rude words", public=True).json()
     secret = post(table.seats[0], table.gid, seq=6, text="private", public=False).json()
     url = f"/api/games/{table.gid}/notes/{note['id']}/hide/"
     assert table.seats[1].post(url, {"reason": "no"}, format="json").status_code == 403
-    staff = make_player(staff=True)
+    staff = make_staff()
     hidden = staff.post(url, {"reason": "insults"}, format="json")
     assert hidden.status_code == 200, hidden.content
     assert hidden.json()["hidden"] is True and hidden.json()["text"] == ""

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from django.test import TestCase
 from rest_framework.test import APIClient
-from tests.service.api_helpers import open_table
 
 from games.core.models import GameEvent
 from games.engine.odds import PLAYOUTS
 from games.odds import services
 from games.odds.models import GameOdds
+from tests.support.api import open_table
 
 
 def test_odds_of_a_running_game_are_refused_and_nothing_is_stored(make_player):
