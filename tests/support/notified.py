@@ -37,9 +37,10 @@ def player(mode: str | None = "immediate", language: str = "en") -> APIClient:
     return client
 
 
-def game(players: list[APIClient], *, hands=None, options=None) -> int:
-    """A rigged game, every seat taken in order, seat 0 on turn first (R2 skipped)."""
-    rig = {"first": 0, **({"hands": hands} if hands else {})}
+def game(players: list[APIClient], *, hands=None, options=None, rig=None) -> int:
+    """A rigged game, every seat taken in order, seat 0 on turn first (R2 skipped) unless
+    `rig` says otherwise."""
+    rig = rig or {"first": 0, **({"hands": hands} if hands else {})}
     body = {"seats": len(players), "rig": rig, "options": options or {}}
     created = players[0].post("/api/games/", body, format="json")
     assert created.status_code == 201, created.content

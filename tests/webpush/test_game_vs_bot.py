@@ -13,7 +13,7 @@ from games.clock import runner as clock
 from games.notifications.models import Notification
 from games.webpush import sending
 from games.webpush.models import PushDelivery
-from tests.webpush.conftest import FakeBrowser, checked, subscribe
+from tests.support.webpush import FakeBrowser, checked, subscribe
 
 SHORT_GAME = {"deck": [], "first": 0}  # catalog order, no dice: short and the same every run
 TOLD_KINDS = {"your_turn", "block_window", "deadline_soon", "eliminated", "game_over"}

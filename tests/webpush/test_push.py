@@ -1,5 +1,5 @@
 """Issue 28: Web Push (API.md "Push notifications and the installable page"). Real pushes from
-the service to a real HTTP push service on loopback (tests/webpush/conftest.py), decrypted as
+the service to a real HTTP push service on loopback (tests/support/webpush.py), decrypted as
 a browser would with each fake browser's own keys; the VAPID JWT verified against the key the
 page gets from GET /api/push/key/."""
 
@@ -17,7 +17,9 @@ from games.notifications import runner, web_push
 from games.notifications.models import Notification
 from games.webpush import sending
 from games.webpush.models import PushDelivery, PushSubscription
-from tests.webpush.conftest import FakeBrowser, checked, subscribe, wait_for
+from tests.support.deadlines import wait_for
+from tests.support.notified import game
+from tests.support.webpush import FakeBrowser, checked, subscribe
 
 # Seat 1 is on turn first and opens with C25 (green LOSE_1) on seat 0, who may block (R19).
 RIG = {"first": 1, "hands": [["C33", "C34", "C35"], ["C25", "C29", "C30"]]}
@@ -26,17 +28,6 @@ RIG = {"first": 1, "hands": [["C33", "C34", "C35"], ["C25", "C29", "C30"]]}
 def refused(answer) -> None:
     assert answer.status_code == 400, answer.content
     assert answer.json()["error"]["code"] == "invalid"
-
-
-def game(players, rig=None, options=None) -> int:
-    body = {"seats": len(players), "rig": rig or {"first": 0}, "options": options or {}}
-    created = players[0].post("/api/games/", body, format="json")
-    assert created.status_code == 201, created.content
-    gid = created.json()["id"]
-    for seat, client in enumerate(players):
-        joined = client.post(f"/api/games/{gid}/join/", {"seat": seat}, format="json")
-        assert joined.status_code == 200, joined.content
-    return gid
 
 
 def test_the_key_and_a_players_own_subscriptions(make_player, pushing):
