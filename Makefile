@@ -49,6 +49,12 @@ bench-run: $(STAMP)
 bench-replays: $(STAMP)
 	$(PY) -m bench.replays --write-doc
 
+# From a command's COMMIT to its notification and its Web Push, the followers in their own
+# process (`manage.py run_deadlines --only-followers`) as in production (docs/PERFORMANCE.md).
+.PHONY: bench-follow
+bench-follow: $(STAMP)
+	$(PY) -m bench.scenarios.follow_delay $(BENCH_ARGS)
+
 simulate: $(STAMP)
 	$(PY) manage.py simulate --games 2000 --players 4 --json
 
