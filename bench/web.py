@@ -15,7 +15,8 @@ redis://127.0.0.1:6379/13); starts the server as shipped (docker-compose.yml's u
 3. a replay step from cache: ArrowRight / ArrowLeft to #replay[data-seq] updated, --steps
    steps each way after a first pass over the same seqs;
 4. the JavaScript and CSS bytes (uncompressed) each page loads.
-Budgets: render < 1 s, event < 100 ms, replay step < 50 ms, JS + CSS < 150 KB a page.
+Budgets: render < 1 s, event < 100 ms, replay step < 50 ms, JS + CSS < 150 KB a page (the
+table's page 200 KB since issue 29: bench/web_report.py says why).
 """
 
 from __future__ import annotations

@@ -6,8 +6,9 @@ rules page (`/rules/`) is rendered from it on the server. Change a word here and
 that shows it follows.
 
 Per effect: `label`, the bold line of a card (Czech: the printed sheet's text, RULES.md
-section 3), and `explain`, one short sentence for a newcomer. Both speak to the player the
-effect hits ("ty" in Czech, as the rule sheet does).
+section 3), spoken to the player the effect hits ("ty" in Czech, as the rule sheet does); and
+`explain`, one short sentence for a newcomer that names who does what ("the player hit", never
+a "you" that a reader takes for himself, issue 29).
 """
 
 from __future__ import annotations
@@ -50,60 +51,72 @@ EFFECTS: dict[str, dict[str, EffectWords]] = {
     "GIVE_NEIGHBOR": {
         "en": E(
             "Give a neighbour 1 of your lives",
-            "You lose 1 life; a neighbour you pick gains it.",
+            "The player hit loses 1 life; a neighbour of theirs gains it.",
         ),
         "cs": E(
             "Dej sousedovi 1 svůj život",
-            "Ztratíš 1 život a dostane ho soused, kterého si vybereš.",
+            "Zasažený hráč ztratí 1 život a dostane ho jeho soused.",
         ),
     },
     "STEAL_NEIGHBOR": {
-        "en": E("Take 1 life from a neighbour", "A neighbour you pick loses 1 life; you gain it."),
+        "en": E(
+            "Take 1 life from a neighbour",
+            "A neighbour of the player hit loses 1 life; the player hit gains it.",
+        ),
         "cs": E(
             "Vezmi sousedovi 1 život a přidej si ho",
-            "Soused, kterého si vybereš, přijde o 1 život a ty ho získáš.",
+            "Soused zasaženého hráče přijde o 1 život a zasažený ho získá.",
         ),
     },
     "SWAP_NEIGHBOR": {
-        "en": E("Swap lives with a neighbour", "You and a neighbour you pick swap your lives."),
+        "en": E(
+            "Swap lives with a neighbour",
+            "The player hit and a neighbour of theirs swap their lives.",
+        ),
         "cs": E(
             "Prohoď si počet životů se sousedem",
-            "Prohodíš si životy se sousedem, kterého si vybereš.",
+            "Zasažený hráč si prohodí životy se svým sousedem.",
         ),
     },
     "BLAST": {
         "en": E(
             "Lose 2 lives, your neighbours lose 1 (HIGHHP only)",
-            "Only at 4–6 lives (HIGHHP): you lose 2, each neighbour loses 1.",
+            "Only a player hit at 4–6 lives (HIGHHP): loses 2, each of their neighbours 1.",
         ),
         "cs": E(
             "Uber si 2 životy, tví sousedi si uberou 1 (jen na HIGHHP)",
-            "Jen při 4–6 životech (HIGHHP): ztratíš 2, každý soused 1.",
+            "Jen zasažený se 4–6 životy (HIGHHP): ztratí 2, každý jeho soused 1.",
         ),
     },
     "DUEL": {
         "en": E(
             "Duel",
-            "You and the Kostič take turns betting on a "
+            "The player hit and the Kostič take turns betting on a "
             "die roll (or a coin); a miss costs 2 lives.",
         ),
         "cs": E(
             "Souboj",
-            "Střídavě s Kostičem sázíte na hod kostkou (nebo mincí); kdo netrefí, ztratí 2 životy.",
+            "Zasažený a Kostič střídavě sázejí na hod kostkou (nebo mincí); "
+            "kdo netrefí, ztratí 2 životy.",
         ),
     },
     "HALVE_EVEN": {
-        "en": E("Halve your lives (even only)", "Only at 2, 4 or 6 lives: your lives ÷ 2."),
+        "en": E(
+            "Halve your lives (even only)", "Only a player hit at 2, 4 or 6 lives: their lives ÷ 2."
+        ),
         "cs": E(
             "Vyděl si počet životů 2 / :2 (jen na sudé)",
-            "Jen při 2, 4 nebo 6 životech: tvé životy ÷ 2.",
+            "Jen zasažený se 2, 4 nebo 6 životy: jeho životy ÷ 2.",
         ),
     },
     "DOUBLE_LOW": {
-        "en": E("Double your lives (LOWHP only)", "Only at 1–3 lives (LOWHP): your lives × 2."),
+        "en": E(
+            "Double your lives (LOWHP only)",
+            "Only a player hit at 1–3 lives (LOWHP): their lives × 2.",
+        ),
         "cs": E(
             "Vynásob si počet životů 2 / x2 (jen na malé)",
-            "Jen při 1–3 životech (LOWHP): tvé životy × 2.",
+            "Jen zasažený s 1–3 životy (LOWHP): jeho životy × 2.",
         ),
     },
     "LOW_UP_TOP_DOWN": {
