@@ -52,7 +52,9 @@ export class LogBook {
     if (beat) this.beats.push({ seq: event.seq, type: event.type, ...beat });
     if (event.type === "player_eliminated") this.outOrder.push(event.data.seat);
     // Nothing changed: said quietly, once (issue 29: no "Lives: bot#2 6 → 6").
-    if (event.type === "lives_changed" && !event.data.changes.some(([seat, x]) => this.lives[seat] !== x)) {
+    const moved = (pairs) => pairs.some(([seat, x]) => this.lives[seat] !== x);
+    if ((event.type === "lives_changed" && !moved(event.data.changes))
+      || (event.type === "effect_resolved" && !moved(event.data.bonus ?? []))) {
       item.classList.add("minor");
     }
     const lines = (FORMAT[event.type] ?? (() => [[event.type, {}]]))(this, event.data);
@@ -227,7 +229,9 @@ const FORMAT = {
     log.countdown = d.value;
     return [["countdown_started", { value: d.value }]];
   },
-  effect_resolved: (log, d) => [d.bonus.length ? ["bonus", { changes: log.changes(d.bonus) }] : ["effect_done", {}]],
+  // A bonus that moves nothing (already at 6) is no line of its own (issue 29: no "bonus:" alone).
+  effect_resolved: (log, d) => [d.bonus.some(([seat, x]) => log.lives[seat] !== x)
+    ? ["bonus", { changes: log.changes(d.bonus) }] : ["effect_done", {}]],
   card_handed_off: (log, d) => {
     const who = log.name(d.seat);
     const lines = [d.to === null ? ["handoff_declined", { who }]
