@@ -133,7 +133,18 @@ export class Beats {
     (beat.lives ?? []).forEach(([seat, value]) => this.deltas.set(seat, { value, until: performance.now() + HOLD_MS }));
     this.decorate();
     // A long batch goes faster, so the felt never lags far behind the table.
-    this.timer = setTimeout(() => this.next(), this.queue.length > 4 ? PACE_MS / 2 : PACE_MS);
+    this.wait(this.queue.length > 4 ? PACE_MS / 2 : PACE_MS);
+  }
+
+  /** The next beat after `ms`, timed by animation frames (a beat is something seen). */
+  wait(ms) {
+    const due = performance.now() + ms;
+    const frame = (now) => {
+      if (this.timer === null) return; // skipped
+      if (now >= due) this.next();
+      else this.timer = requestAnimationFrame(frame);
+    };
+    this.timer = requestAnimationFrame(frame);
   }
 
   idle() {
@@ -143,7 +154,7 @@ export class Beats {
   }
 
   skip() {
-    clearTimeout(this.timer);
+    cancelAnimationFrame(this.timer);
     this.queue = [];
     this.deltas.clear();
     this.root.querySelectorAll("#seats .delta").forEach((node) => node.remove());
