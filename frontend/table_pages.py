@@ -63,8 +63,14 @@ def table(request, game_id: int):
     # watched live are not "since your last visit", and a tab opened unseen marks nothing.
     since = last_visit(user=request.user, game_id=game_id)
     seat = selectors.seat_of(state, request.user)
+    # `?join=<seat>|any` (the lobby's "Create game", issue 29): the page takes the seat once it
+    # is drawn and live, so a game that starts with bots asks nothing of its creator before
+    # his table is on screen. The hand is drawn for him already.
+    joining = seat is None and state.status == "lobby" and request.user.is_authenticated \
+        and request.GET.get("join") is not None
     return _page(request, game_id, "frontend/table.html", {
         "seat": seat,
+        "joining": joining,
         # The seated player's order (issue 10), while it can still answer a block window for
         # him: not after the end or his elimination (issue 18; table.js hides it live).
         "standing_order": _order_can_answer(state, seat),

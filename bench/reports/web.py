@@ -22,6 +22,11 @@ uncompressed bodies of every script and stylesheet a fresh page loads.
 BEGIN, END = doc.markers("web", "python -m bench.web --write-doc")
 BUDGET_MS = {"render": 1000, "view": 100, "event": 100, "step_cached": 50}
 BUDGET_BYTES = 150 * 1024
+# The table's page, on purpose (issue 29): cards drawn as cards (CSS faces, signs, fans of
+# backs), the one-screen layout of every width, the moves shown one at a time, the end's places,
+# the invite and the in-page confirm add about 35 KB uncompressed (about 8 KB gzipped) to a page
+# that stood at 147.6 KB; its first render stays within the same 1 s.
+PAGE_BUDGET_BYTES = {"table": 200 * 1024}
 ROWS = [
     ("render", "first table render: navigation start → the view drawn (cold cache)"),
     ("html", "… of which: navigation start → the table's HTML received"),
@@ -42,9 +47,10 @@ def table(f: dict) -> str:
     lines += ["", "| page | JavaScript | CSS | total | budget |", "|---|---|---|---|---|"]
     for page, sizes in f["bytes"].items():
         total = sizes["script"] + sizes["stylesheet"]
+        budget = PAGE_BUDGET_BYTES.get(page, BUDGET_BYTES)
         lines.append(
             f"| {page} | {sizes['script'] / 1024:.1f} KB | {sizes['stylesheet'] / 1024:.1f} KB "
-            f"| {total / 1024:.1f} KB | < 150 KB: {verdict(total < BUDGET_BYTES)} |"
+            f"| {total / 1024:.1f} KB | < {budget // 1024} KB: {verdict(total < budget)} |"
         )
     return "\n".join(lines)
 

@@ -8,7 +8,8 @@ RULES.md section 3); `explain`, one short sentence for a newcomer; `line`, the t
 short form, said in brackets after the effect's id (so none of its own; Czech: the sheet's
 text without its ":2" / "x2"); `yourself`, the question before a player aims the effect at
 himself, for an effect that can cost its player lives (`EffectRule.loss`), else "". All speak
-to the player the effect hits ("ty" in Czech, as the rule sheet does).
+to the player the effect hits ("ty" in Czech, as the rule sheet does), except `explain`, which
+names who does what ("the player hit", never a "you" that a reader takes for himself).
 """
 
 from __future__ import annotations
@@ -49,13 +50,13 @@ WORDS: Mapping[str, Mapping[str, EffectWords]] = {
     "GIVE_NEIGHBOR": {
         "en": E(
             "Give a neighbour 1 of your lives",
-            "You lose 1 life; a neighbour you pick gains it.",
+            "The player hit loses 1 life; a neighbour of theirs gains it.",
             "give a neighbour 1 life",
             "Give 1 of your own lives to a neighbour?",
         ),
         "cs": E(
             "Dej sousedovi 1 svůj život",
-            "Ztratíš 1 život a dostane ho soused, kterého si vybereš.",
+            "Zasažený hráč ztratí 1 život a dostane ho jeho soused.",
             "Dej sousedovi 1 svůj život",
             "Opravdu dát 1 svůj život sousedovi?",
         ),
@@ -63,37 +64,37 @@ WORDS: Mapping[str, Mapping[str, EffectWords]] = {
     "STEAL_NEIGHBOR": {
         "en": E(
             "Take 1 life from a neighbour",
-            "A neighbour you pick loses 1 life; you gain it.",
+            "A neighbour of the player hit loses 1 life; the player hit gains it.",
             "take 1 life from a neighbour",
         ),
         "cs": E(
             "Vezmi sousedovi 1 život a přidej si ho",
-            "Soused, kterého si vybereš, přijde o 1 život a ty ho získáš.",
+            "Soused zasaženého hráče přijde o 1 život a zasažený ho získá.",
             "Vezmi sousedovi 1 život a přidej si ho",
         ),
     },
     "SWAP_NEIGHBOR": {
         "en": E(
             "Swap lives with a neighbour",
-            "You and a neighbour you pick swap your lives.",
+            "The player hit and a neighbour of theirs swap their lives.",
             "swap lives with a neighbour",
         ),
         "cs": E(
             "Prohoď si počet životů se sousedem",
-            "Prohodíš si životy se sousedem, kterého si vybereš.",
+            "Zasažený hráč si prohodí životy se svým sousedem.",
             "Prohoď si počet životů se sousedem",
         ),
     },
     "BLAST": {
         "en": E(
             "Lose 2 lives, your neighbours lose 1 (HIGHHP only)",
-            "Only at 4–6 lives (HIGHHP): you lose 2, each neighbour loses 1.",
+            "Only a player hit at 4–6 lives (HIGHHP): loses 2, each of their neighbours 1.",
             "lose 2, neighbours lose 1; HIGHHP only",
             "Lose 2 lives yourself (and your neighbours lose 1 each)?",
         ),
         "cs": E(
             "Uber si 2 životy, tví sousedi si uberou 1 (jen na HIGHHP)",
-            "Jen při 4–6 životech (HIGHHP): ztratíš 2, každý soused 1.",
+            "Jen zasažený se 4–6 životy (HIGHHP): ztratí 2, každý jeho soused 1.",
             "Uber si 2 životy, tví sousedi si uberou 1, jen na HIGHHP",
             "Opravdu si ubrat 2 životy (a sousedům po 1)?",
         ),
@@ -101,26 +102,27 @@ WORDS: Mapping[str, Mapping[str, EffectWords]] = {
     "DUEL": {
         "en": E(
             "Duel",
-            "You and the Kostič take turns betting on a "
+            "The player hit and the Kostič take turns betting on a "
             "die roll (or a coin); a miss costs 2 lives.",
             "duel",
         ),
         "cs": E(
             "Souboj",
-            "Střídavě s Kostičem sázíte na hod kostkou (nebo mincí); kdo netrefí, ztratí 2 životy.",
+            "Zasažený a Kostič střídavě sázejí na hod kostkou (nebo mincí); "
+            "kdo netrefí, ztratí 2 životy.",
             "Souboj",
         ),
     },
     "HALVE_EVEN": {
         "en": E(
             "Halve your lives (even only)",
-            "Only at 2, 4 or 6 lives: your lives ÷ 2.",
+            "Only a player hit at 2, 4 or 6 lives: their lives ÷ 2.",
             "halve your lives; even only",
             "Halve your own lives?",
         ),
         "cs": E(
             "Vyděl si počet životů 2 / :2 (jen na sudé)",
-            "Jen při 2, 4 nebo 6 životech: tvé životy ÷ 2.",
+            "Jen zasažený se 2, 4 nebo 6 životy: jeho životy ÷ 2.",
             "Vyděl si počet životů 2, jen na sudé",
             "Opravdu si vydělit životy dvěma?",
         ),
@@ -128,12 +130,12 @@ WORDS: Mapping[str, Mapping[str, EffectWords]] = {
     "DOUBLE_LOW": {
         "en": E(
             "Double your lives (LOWHP only)",
-            "Only at 1–3 lives (LOWHP): your lives × 2.",
+            "Only a player hit at 1–3 lives (LOWHP): their lives × 2.",
             "double your lives; LOWHP only",
         ),
         "cs": E(
             "Vynásob si počet životů 2 / x2 (jen na malé)",
-            "Jen při 1–3 životech (LOWHP): tvé životy × 2.",
+            "Jen zasažený s 1–3 životy (LOWHP): jeho životy × 2.",
             "Vynásob si počet životů 2, jen na malé",
         ),
     },

@@ -38,8 +38,16 @@ def test_vacation_badge_controls_and_leaving(live, open_page, make_player):
     badge.wait_for(state="detached")  # alice's table follows live
 
     open_table(page, gid)
-    page.once("dialog", lambda dialog: dialog.accept())
+    dialogs = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
     page.get_by_role("button", name="Leave game", exact=True).click()
+    # Asked in the page (issue 29): "Stay" keeps the seat, "Yes, leave the game" leaves.
+    page.get_by_role("button", name="Stay", exact=True).click()
+    assert bob.view(gid)["players"][1]["left"] is False
+    page.get_by_role("button", name="Leave game", exact=True).click()
+    assert "for good" in page.inner_text(".leave-confirm")
+    page.get_by_role("button", name="Yes, leave the game", exact=True).click()
+    assert dialogs == [], "no browser confirm box"
     page.locator('[data-seat="1"] .mark-left').wait_for()
     assert page.get_by_role("button", name="Leave game", exact=True).count() == 0
     seen.locator('[data-seat="1"] .mark-left').wait_for()

@@ -27,6 +27,9 @@ ROOT = Path(__file__).resolve().parents[2]
 DOC_SHOTS = ROOT / "docs" / "screenshots"
 # Jan (seat 1) is on turn first and opens with C25 (green LOSE_1) on Eva (seat 0): Eva is asked.
 RIG_JAN_FIRST = {"first": 1, "hands": [["C33", "C34", "C35"], ["C25", "C29", "C30"]]}
+# Eva holds a green card (C31): Jan's C25 asks her, and waits for her click (with nothing to
+# block with, the page would pass for her: issue 29).
+RIG_EVA_CAN_BLOCK = {"first": 1, "hands": [["C33", "C34", "C31"], ["C25", "C29", "C30"]]}
 LOG_IN = {"en": "Log in", "cs": "Přihlásit se"}
 
 SET_VISIBILITY = """(state) => {
@@ -119,7 +122,7 @@ def test_a_hidden_tab_still_gets_them_and_showing_it_again_quiets_them(
     live, make_player, open_page
 ):
     eva, jan = make_player("eva"), make_player("jan")
-    gid = eva.create_game(2, rig=RIG_JAN_FIRST)
+    gid = eva.create_game(2, rig=RIG_EVA_CAN_BLOCK)
     eva.join(gid, 0)
     jan.join(gid, 1)
     page = open_page("eva")

@@ -1,5 +1,5 @@
 """Issue 10: the table of a spectator of a delayed game shows the game `spectator_delay` events
-behind the present, says so ("Delayed by N moves", "Zpožděno o N tahy"), and shows everything
+behind the present, says so ("Delayed by N events", "Zpožděno o N události"), and shows everything
 once the game has ended; the player's own table stays in the present."""
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def test_a_spectators_table_stays_the_delay_behind_and_says_so(live, make_player
         open_table(page, gid)
     spectator_view = public(live.base, f"/api/games/{gid}/")
     assert spectator_view["delayed"] and spectator_view["seq"] < host.view(gid)["seq"]
-    said = {english: f"Delayed by {DELAY} moves", czech: f"Zpožděno o {DELAY} tahy"}
+    said = {english: f"Delayed by {DELAY} events", czech: f"Zpožděno o {DELAY} události"}
     for page, words in said.items():
         wait_seq(page, public(live.base, f"/api/games/{gid}/")["seq"])
         assert words in page.inner_text("#status")

@@ -181,7 +181,7 @@ def test_the_lobby_shows_a_delayed_running_game_without_its_play():
     delayed, live = new_game(jan, 2, spectator_delay=4), new_game(jan, 2, spectator_delay=0)
     for gid in (delayed, live):
         join(jan, gid, 0), join(eva, gid, 1)
-    for client, words in ((Client(), "Delayed by 4 moves"), (Client(**CS), "Zpožděno o 4 tahy")):
+    for client, words in ((Client(), "Delayed by 4 events"), (Client(**CS), "Zpožděno o 4 události")):
         page = client.get("/").text
         assert set(game_ids(page, "running-games")) == {delayed, live}
         row, other = game_row(page, delayed), game_row(page, live)
@@ -194,7 +194,7 @@ def test_the_lobby_shows_a_delayed_running_game_without_its_play():
 @pytest.mark.django_db
 def test_the_lobby_opens_my_own_running_game_instead_of_watching_it():
     """Issue 18: a player is offered his running game as "Open", without "Watch" or the
-    spectators' "Delayed by N moves" (he sees his game live); the others still watch it."""
+    spectators' "Delayed by N events" (he sees his game live); the others still watch it."""
     eva, jan = logged_in("eva"), logged_in("jan")
     gid = new_game(jan, 2, spectator_delay=4)
     join(jan, gid, 0), join(eva, gid, 1)
@@ -204,7 +204,7 @@ def test_the_lobby_opens_my_own_running_game_instead_of_watching_it():
     czech = game_row(eva.get("/", HTTP_ACCEPT_LANGUAGE="cs").text, gid)
     assert ">Otevřít</a>" in czech and "Sledovat" not in czech and "Zpožděno" not in czech
     other = game_row(logged_in("petr").get("/").text, gid)
-    assert ">Watch</a>" in other and "Delayed by 4 moves" in other
+    assert ">Watch</a>" in other and "Delayed by 4 events" in other
 
 
 def game_row(page: str, gid: int) -> str:

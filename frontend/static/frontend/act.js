@@ -3,11 +3,15 @@
 // panel; focus moves to it when a new decision is asked.
 
 import { cardElement, effectExplanation, effectText } from "./cards.js";
-import { t } from "./i18n.js";
+import { count, t } from "./i18n.js";
 import { el } from "./render.js";
 import { selfWarning } from "./yourself.js";
 
 const $ = (root, sel) => root.querySelector(sel);
+// A block window where none of my cards can block: the page says so and passes by itself after
+// this pause (issue 29). The pass is the same command, sealed the same way as a click's (R19):
+// nothing anyone else receives differs, and a player who could block may pass as fast.
+const AUTO_PASS_MS = 1500;
 
 function button(text, data = {}, className = "") {
   const b = el("button", className, text);
@@ -23,6 +27,8 @@ export class Actor {
     this.sel = {}; // the play being built: {card, effect, scope, target}; handoff: {card, to}
     this.decision = ""; // what the current prompt asks, to move focus only when it changes
     this.busy = false;
+    this.recap = []; // what happened since my last move (table.js), said above a new decision
+    this.autoPass = null;
   }
 
   /** Draw the prompt and the target buttons for `view` (after render.js drew the table). */
@@ -35,6 +41,11 @@ export class Actor {
     this.root.querySelectorAll("#seats .targetable").forEach((s) => s.classList.remove("targetable"));
     const prompt = $(this.root, "#prompt");
     const parts = legal.length ? this.parts(view, legal) : this.waiting(view);
+    if (legal.length && this.recap.length) {
+      const line = el("p", "recap");
+      line.append(el("b", "", t("since_move")), ` ${this.recap.join(" · ")}`);
+      parts.unshift(line);
+    }
     prompt.hidden = parts.length === 0;
     prompt.setAttribute("aria-label", t("your_decision"));
     prompt.replaceChildren(...parts);
@@ -46,6 +57,26 @@ export class Actor {
       this.bringIntoView();
     }
     this.decision = decision;
+    this.passWhenNothingBlocks(view, legal, decision);
+  }
+
+  /** Only "pass" is legal in a block window: send it after AUTO_PASS_MS, once, if the same
+   * decision still stands then (a visible tab only: a hidden one waits until it is seen). */
+  passWhenNothingBlocks(view, legal, decision) {
+    const only = view.phase === "block" && legal.length === 1 && legal[0].type === "pass";
+    if (!only) return;
+    if (this.autoPass?.decision === decision) return;
+    clearTimeout(this.autoPass?.timer);
+    const fire = () => {
+      if (this.decision !== decision || this.busy) return;
+      if (document.visibilityState === "hidden") {
+        document.addEventListener("visibilitychange", () => this.autoPass?.decision === decision
+          && (this.autoPass.timer = setTimeout(fire, AUTO_PASS_MS)), { once: true });
+        return;
+      }
+      this.submit({ type: "pass" });
+    };
+    this.autoPass = { decision, timer: setTimeout(fire, AUTO_PASS_MS) };
   }
 
   parts(view, legal) {
@@ -59,8 +90,30 @@ export class Actor {
   }
 
   waiting(view) {
+    if (view.status === "lobby") return this.invite(view);
     const passed = view.phase === "block" && view.awaiting.includes(view.you);
     return passed ? [el("p", "", t("passed"))] : [];
+  }
+
+  /** A table still waiting for players: how many, and a link to send them (it seats whoever
+   * opens it, logged in, at the first free seat). */
+  invite(view) {
+    const free = view.players.filter((p) => p.username === null).length;
+    const link = `${location.origin}/games/${view.id}/?join=any`;
+    const copy = button(t("invite_copy"), { control: "invite" });
+    const said = el("span", "invite-done");
+    said.setAttribute("role", "status");
+    copy.addEventListener("click", async () => {
+      try {
+        await navigator.clipboard.writeText(link);
+        said.textContent = t("invite_copied");
+      } catch {
+        said.textContent = link; // no clipboard (plain http on a LAN): the link to copy by hand
+      }
+    });
+    const row = el("div", "choices");
+    row.append(copy, said);
+    return [el("p", "prompt-title", t("invite_wait", { n: free })), el("p", "", t("invite_how")), row];
   }
 
   /** Drop the selection parts that `legal` no longer allows (the view moved on). */
@@ -87,7 +140,8 @@ export class Actor {
       ?? (picking ? q("#seats [data-target]") : null)
       ?? q("#prompt .choices:last-of-type button:not([disabled])")
       ?? q("#prompt button:not([disabled])");
-    next?.focus();
+    next?.focus({ preventScroll: true });
+    this.bringIntoView(); // the target buttons and the summary make the table taller
   }
 
   playParts() {
@@ -105,8 +159,10 @@ export class Actor {
       b.addEventListener("click", () => this.go({ effect: index, scope: undefined, target: undefined, confirming: false }));
       effects.append(b);
     });
-    out.push(effects, button(t("back"), { back: 1 }, "secondary"));
-    out.at(-1).addEventListener("click", () => { this.sel = {}; this.draw(this.view, this.names); this.focusHand(); });
+    const back = button(t("back"), { back: 1 }, "secondary"); // in the effects' row: one row less
+    back.addEventListener("click", () => { this.sel = {}; this.draw(this.view, this.names); this.focusHand(); });
+    effects.append(back);
+    out.push(effects);
     if (s.effect === undefined) return out;
     const scopes = [...new Set(this.plays({ card: s.card, effect: s.effect }).map((c) => c.scope))];
     if (scopes.length > 1) {
@@ -118,12 +174,12 @@ export class Actor {
         b.addEventListener("click", () => this.go({ scope, target: undefined, confirming: false }));
         row.append(b);
       });
-      out.splice(-1, 0, row);
+      out.push(row);
     } else if (s.scope === undefined) s.scope = scopes[0];
     if (s.scope === undefined) return out;
     if (s.scope === "one") this.targetButtons();
     if (s.scope === "one" && s.target === undefined) {
-      out.splice(-1, 0, el("p", "", t("pick_target")));
+      out.push(el("p", "", t("pick_target")));
       return out;
     }
     const body = this.plays({ card: s.card, effect: s.effect, scope: s.scope, target: s.scope === "one" ? s.target : null })[0];
@@ -135,13 +191,13 @@ export class Actor {
     const lives = this.view.players[this.view.you]?.lives ?? 0;
     const warning = selfWarning({ ...this.catalog[s.card][s.effect], scope: s.scope, target: s.target }, this.view.you, lives);
     if (warning && s.confirming) {
-      out.splice(-1, 0, summary, ...this.selfConfirm(body, warning));
+      out.push(summary, ...this.selfConfirm(body, warning));
       return out;
     }
     const confirm = button(t("play"), { command: "play" }, "primary");
     // A play that costs me lives asks once more before it is sent (issue 18).
     confirm.addEventListener("click", () => (warning ? this.go({ confirming: true }) : this.submit(body)));
-    out.splice(-1, 0, summary, confirm);
+    out.push(summary, confirm);
     return out;
   }
 
@@ -186,7 +242,13 @@ export class Actor {
       b.addEventListener("click", () => this.submit(c));
       row.append(b);
     });
-    if (!legal.some((c) => c.type === "block")) out.push(el("p", "", t("no_block")));
+    if (!legal.some((c) => c.type === "block")) {
+      // Nothing of mine can block: said, and passed by itself (passWhenNothingBlocks).
+      const note = el("p", "no-block", t("no_block_auto"));
+      note.id = "no-block";
+      out.push(note);
+      return out;
+    }
     const pass = button(t("pass"), { command: "pass" });
     pass.addEventListener("click", () => this.submit({ type: "pass" }));
     row.append(pass);
@@ -211,16 +273,19 @@ export class Actor {
     return b;
   }
 
-  /** Scroll so that the pending play, the prompt and my hand show together when they fit in
+  /** Scroll so that the felt (every seat), the pending play, the prompt and my hand show
+   * together when they fit in
    * the window (issue 18: at 1280 × 800 the block prompt sat at the bottom edge); else the
    * prompt. At once, not smoothly: nothing moves under a pointer about to click. */
   bringIntoView() {
-    const shown = ["#pending", "#prompt", "#hand"].map((sel) => $(this.root, sel))
+    const shown = [".felt", "#pending", "#prompt", "#hand"].map((sel) => $(this.root, sel))
       .filter((node) => node && !node.hidden && node.getClientRects().length);
     if (!shown.length) return;
     const rects = shown.map((node) => node.getBoundingClientRect());
-    const top = Math.min(...rects.map((r) => r.top)) - 8;
+    let top = Math.min(...rects.map((r) => r.top)) - 8;
     const bottom = Math.max(...rects.map((r) => r.bottom)) + 8;
+    // Too tall with the whole felt (a short window): the pending play, the prompt, the hand.
+    if (bottom - top > window.innerHeight) top = Math.min(...rects.slice(1).map((r) => r.top)) - 8;
     if (bottom - top > window.innerHeight) {
       $(this.root, "#prompt").scrollIntoView({ block: "nearest" });
     } else if (top < 0) {
@@ -234,8 +299,15 @@ export class Actor {
     const p = view.pending;
     const effect = effectText({ colour: p.colour, kind: p.kind });
     const row = el("div", "choices");
+    // Each neighbour with where he sits and his lives (issue 29): "bot#2 — on the left, 4 lives".
+    const from = p.resolving ?? view.you;
+    const living = view.players.filter((x) => !x.eliminated).map((x) => x.seat);
+    const left = living[(living.indexOf(from) + 1) % living.length];
     legal.forEach((c) => {
-      const b = button(t("neighbor", { who: this.names[c.neighbor] }), { command: "choose_neighbor", neighbor: c.neighbor });
+      const other = view.players[c.neighbor];
+      const where = c.neighbor === from ? t("neighbor_self") : t(c.neighbor === left ? "neighbor_left" : "neighbor_right");
+      const b = button(t("neighbor_at", { who: this.names[c.neighbor], where, lives: count("lives", other.lives) }),
+        { command: "choose_neighbor", neighbor: c.neighbor });
       b.addEventListener("click", () => this.submit(c));
       row.append(b);
     });

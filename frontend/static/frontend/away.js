@@ -11,6 +11,7 @@ addWords({
   away_vacation: "on vacation", away_vacation_until: "on vacation until {until}",
   away_bot: "bot plays", away_left: "left the game",
   leave_game: "Leave game", leave_confirm: "Leave this game for good? The bot plays your seat to the end and you cannot win.",
+  leave_yes: "Yes, leave the game", leave_no: "Stay",
   take_seat_back: "Take my seat back", seat_taken_note: "The bot plays your seat since you timed out. Take it back to play yourself.",
   left_note: "You left this game; the bot plays your seat.",
   log_seat_left: "{who} leaves the game; the bot plays the seat to the end",
@@ -26,10 +27,11 @@ addWords({
   vacation_left: "Vacation days left this year: {n} of {total}.",
 }, {
   away_vacation: "na dovolené", away_vacation_until: "na dovolené do {until}",
-  away_bot: "hraje bot", away_left: "opustil hru",
+  away_bot: "hraje bot", away_left: "mimo hru (odchod)",
   leave_game: "Opustit hru", leave_confirm: "Opravdu opustit tuto hru? Za tvé místo dohraje bot a nemůžeš vyhrát.",
-  take_seat_back: "Převzít své místo", seat_taken_note: "Za tvé místo hraje bot, protože ti vypršel čas. Převezmi ho a hraj sám.",
-  left_note: "Tuto hru jsi opustil; za tvé místo hraje bot.",
+  leave_yes: "Ano, opustit hru", leave_no: "Zůstat",
+  take_seat_back: "Převzít své místo", seat_taken_note: "Za tvé místo hraje bot, protože ti vypršel čas. Převezmi ho a hraj dál.",
+  left_note: "Tahle hra je pro tebe opuštěná; za tvé místo hraje bot.",
   log_seat_left: "{who} opouští hru; za jeho místo hraje do konce bot",
   log_seat_taken_by_bot: "{who} příliš často nestihl čas; za jeho místo zatím hraje bot",
   log_seat_returned: "{who} je zpět a přebírá své místo od bota",
@@ -99,10 +101,29 @@ export function drawAwayControls(root, view, show, onError) {
     box.append(Object.assign(document.createElement("p"), { className: "away-note", textContent: t("seat_taken_note") }),
       button(t("take_seat_back"), () => post("return"), "primary"));
   }
+  // Asked in the page, not in the browser's confirm box (issue 29); the question stays through
+  // the redraws of a running game until it is answered.
+  if (leaving === view.id) {
+    const ask = document.createElement("div");
+    ask.className = "leave-confirm";
+    ask.setAttribute("role", "group");
+    ask.setAttribute("aria-labelledby", "leave-question");
+    const question = Object.assign(document.createElement("p"), { id: "leave-question", textContent: t("leave_confirm") });
+    const redraw = () => drawAwayControls(root, view, show, onError);
+    const yes = button(t("leave_yes"), () => { leaving = null; post("leave"); }, "danger");
+    const no = button(t("leave_no"), () => { leaving = null; redraw(); box.querySelector("button")?.focus(); });
+    ask.append(question, yes, no);
+    box.append(ask);
+    return;
+  }
   box.append(button(t("leave_game"), () => {
-    if (window.confirm(t("leave_confirm"))) post("leave");
+    leaving = view.id;
+    drawAwayControls(root, view, show, onError);
+    box.querySelector(".leave-confirm button:last-of-type")?.focus(); // the safe answer first
   }, "danger"));
 }
+
+let leaving = null; // the game whose "Leave game" waits for its answer
 
 /** /me/: the caller's vacation: days to declare, until when, days left, end now. */
 async function mountVacation(section) {

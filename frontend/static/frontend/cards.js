@@ -49,12 +49,22 @@ function el(tag, className, text) {
   return node;
 }
 
+// One sign per effect kind, drawn beside its words on a card (decorative: the words say it).
+const ICONS = {
+  LOSE_1: "−1", GAIN_1: "+1", GIVE_NEIGHBOR: "♥→", STEAL_NEIGHBOR: "♥←", SWAP_NEIGHBOR: "⇄",
+  BLAST: "✸", DUEL: "⚔", HALVE_EVEN: "½", DOUBLE_LOW: "×2", LOW_UP_TOP_DOWN: "⇅",
+  LOW_2_TOP_5: "2|5", ODD_UP: "↑", EVEN_DOWN: "↓",
+};
+
 function effectFace(effect, index) {
   const face = el("span", `effect colour-${effect.colour}`);
   face.dataset.effectIndex = String(index);
+  face.dataset.kind = effect.kind;
+  const icon = el("span", "effect-icon", ICONS[effect.kind] ?? "•");
+  icon.setAttribute("aria-hidden", "true");
   const label = el("span", "effect-colour", colourWord(effect.colour));
   label.append(el("span", "effect-scope", ` · ${scopeWord(effect.colour)}`));
-  face.append(label, el("span", "effect-label", effectLabel(effect.kind)),
+  face.append(icon, label, el("span", "effect-label", effectLabel(effect.kind)),
     el("span", "effect-explain", effectExplanation(effect.kind)));
   return face;
 }

@@ -67,12 +67,11 @@ async function create(form) {
   button.disabled = true;
   try {
     const game = await api("/api/games/", { method: "POST", body });
-    if (els.sit.checked) {
-      // Seat 0 is the creator's by default; if the bot has it, take the first free seat.
-      const seat = body.options.bots.includes(0) ? {} : { seat: 0 };
-      await api(`/api/games/${game.id}/join/`, { method: "POST", body: seat });
-    }
-    location.assign(`/games/${game.id}/`);
+    // The first seat is the creator's by default (the first free one if the bot has it); the
+    // table takes it once it is drawn (table.js, ?join=), so the game starts, and its bots
+    // move, only when the creator's table is on screen (issue 29).
+    const seat = body.options.bots.includes(0) ? "any" : "0";
+    location.assign(`/games/${game.id}/${els.sit.checked ? `?join=${seat}` : ""}`);
   } catch (err) {
     alert.textContent = say(err);
     button.disabled = false;

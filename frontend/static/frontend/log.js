@@ -33,6 +33,8 @@ export class LogBook {
     this.away = null; // what changed since the last visit: {from, events, turns, out, ended}
     this.texts = new Map(); // seq -> the line in plain words (the replay's "now" line)
     this.cameFrom = new Map(); // card id -> the seat that last put it on the table (motion)
+    this.outOrder = []; // seats in the order they went out (the places at the end)
+    this.beats = []; // [{seq, text, die, coin, lives}] the moves worth showing one by one (motion.js)
   }
 
   name(seat) {
@@ -47,6 +49,15 @@ export class LogBook {
     const item = el("li", minor(event) ? "minor" : "");
     item.dataset.logSeq = String(event.seq);
     item.classList.add(`ev-${event.type}`);
+    const beat = BEATS[event.type]?.(this, event.data);
+    if (beat) this.beats.push({ seq: event.seq, type: event.type, ...beat });
+    if (event.type === "player_eliminated") this.outOrder.push(event.data.seat);
+    // Nothing changed: said quietly, once (issue 29: no "Lives: bot#2 6 → 6").
+    const moved = (pairs) => pairs.some(([seat, x]) => this.lives[seat] !== x);
+    if ((event.type === "lives_changed" && !moved(event.data.changes))
+      || (event.type === "effect_resolved" && !moved(event.data.bonus ?? []))) {
+      item.classList.add("minor");
+    }
     const lines = (FORMAT[event.type] ?? (() => [[event.type, {}]]))(this, event.data);
     const texts = lines.map(([key, fields], i) => {
       const line = tNodes(key, fields);
@@ -66,6 +77,11 @@ export class LogBook {
     if (event.type === "deck_reshuffled") this.marks.push({ seq: event.seq, reset: true });
     this.list.append(item);
     return item;
+  }
+
+  /** The beats after `seq` (what happened since my move), in words, for the prompt. */
+  beatsSince(seq) {
+    return this.beats.filter((b) => b.seq > seq).map((b) => b.text);
   }
 
   /** A live event, in whatever order it came: shown when it is the next, kept while an
@@ -121,7 +137,8 @@ export class LogBook {
   }
 
   changes(pairs) {
-    const text = pairs.map(([seat, x]) => `${this.name(seat)} ${this.lives[seat] ?? "?"} → ${x}`).join(", ");
+    const moved = pairs.filter(([seat, x]) => this.lives[seat] !== x); // no "Eva 6 → 6"
+    const text = moved.map(([seat, x]) => `${this.name(seat)} ${this.lives[seat] ?? "?"} → ${x}`).join(", ");
     pairs.forEach(([seat, x]) => { this.lives[seat] = x; });
     return text;
   }
@@ -137,6 +154,33 @@ const cards = (ids) => {
   ids.forEach((id, i) => out.append(i ? " " : "", cardRef(id)));
   return out;
 };
+
+/** The moves worth showing one at a time on the felt (motion.js) and in "since your move":
+ * plays, blocks, rolls, tosses, bets, neighbour picks, lives that moved, players out, the end.
+ * Called before FORMAT, while `log.lives` still holds the lives before the event. */
+const BEATS = {
+  turn_started: (log, d) => ({ text: t("b_turn", { turn: d.turn, who: log.name(d.kostic) }), quiet: true }),
+  card_played: (log, d) => ({ text: d.scope === "all" ? t("b_play_all", { who: log.name(d.seat), card: d.card })
+    : t("b_play", { who: log.name(d.seat), card: d.card, target: log.name(d.target) }), card: d.card }),
+  play_blocked: (log, d) => ({ text: t("b_blocked", { who: log.name(d.seat), card: d.card }) }),
+  die_rolled: (log, d) => (d.purpose === "first" ? null : { text: t("b_roll", { who: log.name(d.seat), value: d.value }), die: d.value }),
+  coin_tossed: (log, d) => ({ text: t("b_toss", { who: log.name(d.seat), side: t(`bet_${d.side}`) }), coin: d.side }),
+  bet_placed: (log, d) => ({ text: t("b_bet", { who: log.name(d.seat), value: t(`bet_${d.value}`) }) }),
+  neighbor_chosen: (log, d) => ({ text: t("b_neighbor", { who: log.name(d.seat), other: log.name(d.neighbor) }) }),
+  lives_changed: (log, d) => livesBeat(log, d.changes),
+  effect_resolved: (log, d) => (d.bonus?.length ? livesBeat(log, d.bonus) : null),
+  player_eliminated: (log, d) => ({ text: t("b_out", { who: log.name(d.seat) }) }),
+  game_ended: () => ({ text: t("b_end") }),
+};
+
+function livesBeat(log, pairs) {
+  const moved = pairs.filter(([seat, x]) => log.lives[seat] !== undefined && log.lives[seat] !== x);
+  if (!moved.length) return null;
+  return {
+    text: moved.map(([seat, x]) => t("b_lives", { who: log.name(seat), from: log.lives[seat], to: x })).join(", "),
+    lives: moved.map(([seat, x]) => [seat, x - log.lives[seat]]),
+  };
+}
 
 const FORMAT = {
   game_created: (log, d) => {
@@ -178,7 +222,8 @@ const FORMAT = {
   neighbor_chosen: (log, d) => [["neighbor_chosen", { who: log.name(d.seat), other: log.name(d.neighbor) }]],
   duel_started: (log, d) => [["duel", { who: log.name(d.seats[0]), other: log.name(d.seats[1]) }]],
   bet_placed: (log, d) => [["bet", { who: log.name(d.seat), value: t(`bet_${d.value}`) }]],
-  lives_changed: (log, d) => [d.changes.length ? ["lives_changed", { changes: log.changes(d.changes) }] : ["no_change", {}]],
+  lives_changed: (log, d) => [d.changes.some(([seat, x]) => log.lives[seat] !== x)
+    ? ["lives_changed", { changes: log.changes(d.changes) }] : ["no_change", {}]],
   player_eliminated: (log, d) => [d.by === null || d.by === undefined
     ? ["eliminated", { who: log.name(d.seat) }]
     : ["eliminated_by", { who: log.name(d.seat), by: log.name(d.by) }]],
@@ -186,7 +231,9 @@ const FORMAT = {
     log.countdown = d.value;
     return [["countdown_started", { value: d.value }]];
   },
-  effect_resolved: (log, d) => [d.bonus.length ? ["bonus", { changes: log.changes(d.bonus) }] : ["effect_done", {}]],
+  // A bonus that moves nothing (already at 6) is no line of its own (issue 29: no "bonus:" alone).
+  effect_resolved: (log, d) => [d.bonus.some(([seat, x]) => log.lives[seat] !== x)
+    ? ["bonus", { changes: log.changes(d.bonus) }] : ["effect_done", {}]],
   card_handed_off: (log, d) => {
     const who = log.name(d.seat);
     const lines = [d.to === null ? ["handoff_declined", { who }]

@@ -79,3 +79,99 @@ export function animate(root, before, view, { blocked, cameFrom }) {
     fly(top, before.rects.get(top.dataset.card) ?? before.pendingRect ?? fromSeat(top.dataset.card));
   }
 }
+
+const PACE_MS = 750; // one move on the felt at a time, readable (issue 29)
+const HOLD_MS = 1800; // how long a seat shows its −1 / +1
+
+function span(className, text) {
+  const node = document.createElement("span");
+  node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** A die face like render.js's (pips by data-lives), thrown in. */
+function thrownDie(value) {
+  const face = span("die thrown");
+  face.dataset.lives = String(value);
+  for (let i = 0; i < 9; i += 1) face.append(document.createElement("i"));
+  return face;
+}
+
+/**
+ * The moves of a batch shown one at a time in the felt's #beat row (a row of its own, under
+ * the piles: it covers nothing): "bot#1: C25 → Eva", a thrown die, "Eva 6 → 5" with −1 on her
+ * seat. Skipped by a click on the felt or Escape; with reduced motion nothing is queued (the
+ * log and the prompt's "since your move" say it all at once).
+ */
+export class Beats {
+  constructor(root) {
+    this.root = root;
+    this.box = root.querySelector("#beat");
+    this.queue = [];
+    this.timer = null;
+    this.deltas = new Map(); // seat -> {value, until}
+    root.querySelector(".felt")?.addEventListener("click", () => this.skip());
+    document.addEventListener("keydown", (e) => { if (e.key === "Escape") this.skip(); });
+  }
+
+  /** Queue beats (log.js's) from live events. */
+  add(beats) {
+    if (!this.box || reduced.matches) return;
+    this.queue.push(...beats.filter((b) => !b.quiet));
+    if (!this.timer) this.next();
+  }
+
+  next() {
+    const beat = this.queue.shift();
+    if (!beat) return this.idle();
+    const line = span("beat-line", beat.text);
+    if (beat.die) line.prepend(thrownDie(beat.die));
+    if (beat.coin) line.prepend(span("coin thrown", beat.coin === "heads" ? "H" : "T"));
+    this.box.replaceChildren(line);
+    this.box.classList.remove("idle");
+    (beat.lives ?? []).forEach(([seat, value]) => this.deltas.set(seat, { value, until: performance.now() + HOLD_MS }));
+    this.decorate();
+    // A long batch goes faster, so the felt never lags far behind the table.
+    this.wait(this.queue.length > 4 ? PACE_MS / 2 : PACE_MS);
+  }
+
+  /** The next beat after `ms`, timed by animation frames (a beat is something seen). */
+  wait(ms) {
+    const due = performance.now() + ms;
+    const frame = (now) => {
+      if (this.timer === null) return; // skipped
+      if (now >= due) this.next();
+      else this.timer = requestAnimationFrame(frame);
+    };
+    this.timer = requestAnimationFrame(frame);
+  }
+
+  idle() {
+    this.timer = null;
+    this.box?.classList.add("idle");
+    this.box?.replaceChildren();
+  }
+
+  skip() {
+    cancelAnimationFrame(this.timer);
+    this.queue = [];
+    this.deltas.clear();
+    this.root.querySelectorAll("#seats .delta").forEach((node) => node.remove());
+    this.idle();
+  }
+
+  /** Put the current −1 / +1 on their seats (again after a redraw of the seats). */
+  decorate() {
+    const now = performance.now();
+    this.deltas.forEach(({ value, until }, seat) => {
+      const li = this.root.querySelector(`#seats [data-seat="${seat}"]`);
+      li?.querySelector(".delta")?.remove();
+      if (until <= now || !li) return void this.deltas.delete(seat);
+      const badge = span(`delta ${value < 0 ? "down" : "up"}`, value < 0 ? `−${-value}` : `+${value}`);
+      badge.setAttribute("aria-hidden", "true");
+      li.append(badge);
+      setTimeout(() => { badge.remove(); }, until - now);
+    });
+  }
+}

@@ -5,7 +5,7 @@
 import { awayMark } from "./away.js";
 import { cardElement, cardRef, effectText } from "./cards.js";
 import { keepTermFocus, termify } from "./glossary.js";
-import { count, t, tNodes } from "./i18n.js";
+import { count, LANG, t, tNodes } from "./i18n.js";
 import { pendingKey } from "./yourself.js";
 import { seatName } from "./names.js";
 import { timeLeft } from "./times.js";
@@ -35,6 +35,26 @@ export function die(value, label) {
   return face;
 }
 
+/** An opponent's hand as a fan of card backs (seven at most drawn), its size beside it. */
+function handFan(n) {
+  const box = el("span", "hand-count");
+  const fan = el("span", "fan");
+  fan.setAttribute("aria-hidden", "true");
+  const shown = Math.min(n, 7);
+  fan.style.setProperty("--mid", String((shown - 1) / 2));
+  for (let k = 0; k < shown; k += 1) {
+    const back = el("i");
+    back.style.setProperty("--k", String(k));
+    fan.append(back);
+  }
+  const words = count("cards", n);
+  const number = el("span", "n", String(n));
+  number.setAttribute("aria-hidden", "true");
+  box.append(fan, number, el("span", "visually-hidden", words));
+  box.title = words;
+  return box;
+}
+
 function seatElement(view, p, ui) {
   const li = el("li", "seat");
   li.dataset.seat = String(p.seat);
@@ -48,9 +68,9 @@ function seatElement(view, p, ui) {
   const name = el(p.username !== null && !p.bot ? "a" : "span", "seat-name",
     p.username === null ? t("free_seat") : ui.names[p.seat]);
   if (name.tagName === "A") name.href = `/players/${encodeURIComponent(p.username)}/`; // profile
+  name.title = name.textContent; // a long name is cut with an ellipsis: whole on hover
   const lives = die(p.lives, count("lives", p.lives));
   lives.dataset.lives = String(p.lives);
-  const hand = el("span", "hand-count", count("cards", p.hand_count));
   const marks = el("span", "marks");
   const mark = (cls, text) => marks.append(el("span", `mark ${cls}`, text));
   if (view.you === p.seat) mark("mark-you", t("you"));
@@ -62,13 +82,13 @@ function seatElement(view, p, ui) {
   if (p.eliminated) mark("mark-out", `✕ ${t("out")}`);
   if (won) mark("mark-won", `★ ${t("winner")}`);
   if (p.username === null) li.classList.add("free");
-  li.append(name, lives, hand, marks);
+  li.append(name, lives, handFan(p.hand_count), marks);
   return li;
 }
 
-// Seats around the table in a 5 × 3 grid (the piles in the middle, the prompt in row 4), clockwise from the bottom
+// Seats around the table in a 3 × 3 grid (the piles in the middle), clockwise from the bottom
 // as seen from the bottom seat: the next seat (the left neighbour) sits to its left.
-const AT = { B: "5 / 2", T: "1 / 2", L: "2 / 1 / 4 / 2", R: "2 / 3 / 4 / 4", UL: "2 / 1", LL: "3 / 1",
+const AT = { B: "3 / 2", T: "1 / 2", L: "2 / 1 / 4 / 2", R: "2 / 3 / 4 / 4", UL: "2 / 1", LL: "3 / 1",
   UR: "2 / 3", LR: "3 / 3", TL: "1 / 1", TR: "1 / 3" };
 const PLACES = { 2: ["B", "T"], 3: ["B", "TL", "TR"], 4: ["B", "L", "T", "R"],
   5: ["B", "LL", "UL", "UR", "LR"], 6: ["B", "LL", "UL", "T", "UR", "LR"] };
@@ -129,6 +149,7 @@ function renderPiles(root, view, ui) {
 export function tickDeadline(root) {
   const box = $(root, "#deadline");
   if (!box || box.hidden) return;
+  if (root.dataset.status !== "active") return void (box.hidden = true);
   const iso = box.dataset.deadline;
   const over = Date.parse(iso) <= Date.now();
   const time = el("time", "", over ? t("overdue") : t("deadline", { time: timeLeft(iso) }));
@@ -159,8 +180,8 @@ function renderPending(root, view, ui) {
   const card = cardElement(ui.catalog, p.card);
   card.querySelector(`[data-effect-index="${p.effect}"]`)?.classList.add("chosen");
   const notes = el("ul", "pending-notes");
-  const note = (text) => notes.append(el("li", "", text));
-  if (view.phase === "block") note(t("block_open"));
+  const note = (text, cls = "") => notes.append(el("li", cls, text));
+  if (view.phase === "block") note(t("block_open"), "note-block");
   if (p.resolving !== null && p.resolving !== undefined) {
     note(p.resolving === view.you ? t("resolving_you") : t("resolving", { who: name(p.resolving) }));
   }
@@ -187,15 +208,70 @@ function renderHand(list, ids, ui, tag) {
   }));
 }
 
+/** Places at the end: the winners first (R20 pairs: their pair), then by lives and cards in
+ * hand (the rule's tie-break), the players out after them, the last one out first when the log
+ * says in which order (`ui.outOrder`); equal players share a place. [{seat, place}] */
+export function places(view, outOrder = []) {
+  const winners = new Set(view.winners ?? []);
+  const outRank = (seat) => outOrder.indexOf(seat);
+  const key = (p) => [winners.has(p.seat) ? 1 : 0, p.eliminated ? 0 : 1, p.lives, p.hand_count,
+    p.eliminated ? outRank(p.seat) : 0];
+  const sorted = [...view.players].sort((a, b) => {
+    const [ka, kb] = [key(a), key(b)];
+    for (let i = 0; i < ka.length; i += 1) if (ka[i] !== kb[i]) return kb[i] - ka[i];
+    return a.seat - b.seat;
+  });
+  let place = 0;
+  return sorted.map((p, i) => {
+    const prev = sorted[i - 1];
+    if (!prev || JSON.stringify(key(prev)) !== JSON.stringify(key(p))) place = i + 1;
+    return { seat: p.seat, place };
+  });
+}
+
+function placeWord(n) {
+  return t("place", { n, th: LANG === "en" ? (["st", "nd", "rd"][n - 1] ?? "th") : "" });
+}
+
+/** The end: the winners, my own result, every place with its lives, the replay. */
 function renderWinners(root, view, ui) {
   const box = $(root, "#winners");
   const winners = view.winners ?? [];
   box.hidden = winners.length === 0;
   if (!winners.length) return box.replaceChildren();
   const names = winners.map((seat) => ui.names[seat]).join(", ");
-  const text = t(winners.length > 1 ? "winners_many" : "winners_one", { names });
-  box.replaceChildren(el("strong", "", `★ ${text} ★`));
-  if (winners.includes(view.you)) box.append(" ", el("span", "you-win", t("you_win")));
+  const out = [el("h2", "winners-title", `★ ${t(winners.length > 1 ? "winners_many" : "winners_one", { names })} ★`)];
+  const ranked = places(view, ui.outOrder ?? []);
+  const mine = ranked.find((r) => r.seat === view.you);
+  if (mine) {
+    const me = view.players[view.you];
+    const text = winners.includes(view.you) ? t("you_win")
+      : t("your_place", { place: placeWord(mine.place), of: view.players.length, lives: count("lives", me.lives) });
+    out.push(el("p", winners.includes(view.you) ? "you-win" : "your-result", text));
+  }
+  const list = el("ol", "places");
+  list.setAttribute("aria-label", t("places"));
+  ranked.forEach(({ seat, place }) => {
+    const p = view.players[seat];
+    const li = el("li", winners.includes(seat) ? "won" : "");
+    li.dataset.placeOf = String(seat);
+    const face = die(p.lives, count("lives", p.lives));
+    face.dataset.lives = String(p.lives);
+    li.append(el("span", "place", placeWord(place)), el("span", "", ui.names[seat]), face,
+      el("span", "visually-hidden", count("lives", p.lives)));
+    list.append(li);
+  });
+  out.push(list);
+  if (!ui.replay) {
+    const links = el("p", "end-links");
+    const replay = el("a", "", t("end_replay"));
+    replay.href = `/games/${view.id}/replay/`;
+    const lobby = el("a", "", t("end_new_game"));
+    lobby.href = "/#create-game";
+    links.append(replay, lobby);
+    out.push(links);
+  }
+  box.replaceChildren(...out);
 }
 
 function renderAllHands(root, view, ui) {
@@ -210,7 +286,9 @@ function renderAllHands(root, view, ui) {
     row.append(el("h3", "", ui.names[seat]), list);
     return row;
   });
-  box.replaceChildren(el("h2", "", t("hands_title")), ...rows);
+  const grid = el("div", "hands-grid");
+  grid.append(...rows);
+  box.replaceChildren(el("h2", "", t("hands_title")), grid);
 }
 
 function renderStatus(root, view, ui) {
@@ -225,6 +303,7 @@ function renderStatus(root, view, ui) {
   if (view.rigged) text += ` · ${t("rigged")}`;
   // A spectator of a delayed game is shown the past (issue 10): say so, and by how much.
   if (view.delayed) text += ` · ${count("delayed", view.options.spectator_delay)}`;
+  root.dataset.status = view.status; // the deadline's clock stops at the end (tickDeadline)
   root.dataset.delayed = view.delayed ? String(view.options.spectator_delay) : "";
   box.textContent = text;
 }
@@ -248,4 +327,18 @@ export function renderView(root, view, ui) {
   renderWinners(root, view, ui);
   renderAllHands(root, view, ui);
   root.dataset.seq = String(view.seq);
+}
+
+/** The head's "Game log" button: on a narrow screen it opens and closes the drawer (#side)
+ * that holds the log and the chat; beside the table on a wide screen it is not shown. */
+export function wireSideToggle(root) {
+  const toggle = root.querySelector("#side-toggle");
+  const side = root.querySelector("#side");
+  if (!toggle || !side) return;
+  toggle.addEventListener("click", () => {
+    const open = !side.classList.contains("open");
+    side.classList.toggle("open", open);
+    toggle.setAttribute("aria-expanded", String(open));
+    if (open) side.scrollIntoView({ block: "start" });
+  });
 }

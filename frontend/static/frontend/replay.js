@@ -7,7 +7,7 @@ import { api } from "./api.js";
 import { mountDispute } from "./dispute.js";
 import { has, t } from "./i18n.js";
 import { LogBook } from "./log.js";
-import { displayNames, el, renderView } from "./render.js";
+import { displayNames, el, renderView, wireSideToggle } from "./render.js";
 
 const root = document.getElementById("replay");
 const gameId = root.dataset.game;
@@ -15,7 +15,7 @@ const last = Number(root.dataset.last);
 const catalog = JSON.parse(document.getElementById("catalog").textContent);
 const logList = root.querySelector("#log");
 const log = new LogBook(logList, catalog);
-const ui = { catalog, names: [], blocked: new Set(), replay: true };
+const ui = { catalog, names: [], blocked: new Set(), replay: true, outOrder: log.outOrder };
 const cache = new Map(); // seq -> view
 const SPEEDS = [0.5, 1, 2, 4, 8];
 const STEP_MS = 800; // one event per 0.8 s at 1×
@@ -31,22 +31,45 @@ function button(text, name) {
   return b;
 }
 
+/** A compact control: a sign on the button, its name in words for assistive technology. */
+function iconButton(sign, name, control) {
+  const b = button(sign, control);
+  b.setAttribute("aria-label", name);
+  b.title = name;
+  return b;
+}
+
 const scrubber = Object.assign(el("input"), { type: "range", id: "scrubber", min: "1", max: String(last), value: String(at) });
 scrubber.setAttribute("aria-label", t("r_scrubber"));
-const back = button(t("r_back"), "back");
-const playPause = button(t("r_play"), "play");
-const forward = button(t("r_forward"), "forward");
+const TEXT = "\uFE0E"; // the sign as text, never as a colour emoji
+const back = iconButton(`‹${TEXT}`, t("r_back"), "back");
+const playPause = iconButton(`▶${TEXT}`, t("r_play"), "play");
+const forward = iconButton(`›${TEXT}`, t("r_forward"), "forward");
+// Steps by turn as well as by event: to the start of this (or the previous) turn, the next one's.
+const turnBack = iconButton(`«${TEXT}`, t("r_turn_back_name"), "turn-back");
+const turnForward = iconButton(`»${TEXT}`, t("r_turn_forward_name"), "turn-forward");
+let turnStarts = []; // seqs of turn_started, ascending
 const position = el("span", "position");
 const speed = el("select");
 speed.id = "speed";
 SPEEDS.forEach((s) => speed.append(Object.assign(el("option", "", `${s}×`), { value: String(s), selected: s === 1 })));
-const speedLabel = el("label", "", `${t("r_speed")} `);
+const speedLabel = el("label", "speed", `${t("r_speed")} `);
 speedLabel.append(speed);
 const now = el("p", "now");
 now.setAttribute("aria-live", "polite");
-root.querySelector("#controls").append(scrubber, back, playPause, forward, position, speedLabel,
-  el("span", "visually-hidden", t("r_keys")));
+// The moments (blocks, duels, eliminations …) in a menu, not a wall of chips over the table.
+const moments = el("details", "moments");
+moments.id = "moments";
+const momentsTitle = el("summary", "", t("r_markers"));
+momentsTitle.id = "moments-title";
+const markerList = el("ol", "markers");
+markerList.id = "markers";
+markerList.setAttribute("aria-labelledby", "moments-title");
+moments.append(momentsTitle, markerList);
+root.querySelector("#controls").append(turnBack, back, playPause, forward, turnForward, scrubber, position,
+  speedLabel, moments, el("span", "visually-hidden", t("r_keys")));
 root.querySelector("#controls").after(now);
+wireSideToggle(root);
 // A seated player's "Dispute this moment" (the server renders #dispute for them only).
 const disputeBox = root.querySelector("#dispute");
 const dispute = disputeBox && mountDispute(disputeBox, {
@@ -94,6 +117,8 @@ async function goTo(seq) {
   root.querySelectorAll("#markers button").forEach((b) => b.setAttribute("aria-current", String(Number(b.dataset.seq) === at)));
   back.disabled = at <= 1;
   forward.disabled = at >= last;
+  turnBack.disabled = at <= 1;
+  turnForward.disabled = !turnStarts.some((seq) => seq > at);
   showLogUpTo(at);
   const wanted = at;
   try {
@@ -117,7 +142,9 @@ function showError(error) {
 function setPlaying(on) {
   clearInterval(timer);
   timer = null;
-  playPause.textContent = t(on ? "r_pause" : "r_play");
+  playPause.textContent = on ? `❚❚${TEXT}` : `▶${TEXT}`;
+  playPause.setAttribute("aria-label", t(on ? "r_pause" : "r_play"));
+  playPause.title = t(on ? "r_pause" : "r_play");
   playPause.dataset.control = on ? "pause" : "play";
   if (!on) return;
   if (at >= last) goTo(1);
@@ -129,6 +156,8 @@ function setPlaying(on) {
 
 scrubber.addEventListener("input", () => goTo(Number(scrubber.value)));
 back.addEventListener("click", () => goTo(at - 1));
+turnBack.addEventListener("click", () => goTo([...turnStarts].reverse().find((seq) => seq < at) ?? 1));
+turnForward.addEventListener("click", () => goTo(turnStarts.find((seq) => seq > at) ?? last));
 forward.addEventListener("click", () => goTo(at + 1));
 playPause.addEventListener("click", () => setPlaying(!timer));
 speed.addEventListener("change", () => { if (timer) setPlaying(true); });
@@ -156,16 +185,14 @@ async function fetchAhead() {
 }
 
 function drawMarkers(markers) {
-  const list = root.querySelector("#markers");
-  const moments = root.querySelector("#moments");
-  moments.querySelector("summary").textContent = `${t("r_markers")} (${markers.length})`;
-  moments.open = window.matchMedia("(min-width: 48rem)").matches; // folded on a phone
+  const list = markerList;
+  momentsTitle.textContent = `${t("r_markers")} (${markers.length})`;
   list.replaceChildren(...markers.map((m) => {
     const li = el("li");
     const who = m.seats.map((s) => ui.names[s] ?? log.name(s)).join(", ");
     const b = button(`${t("m_turn", { turn: m.turn })}: ${t(`m_${m.kind}`)}${who ? ` — ${who}` : ""}`, "marker");
     b.dataset.seq = String(m.seq);
-    b.addEventListener("click", () => goTo(m.seq));
+    b.addEventListener("click", () => { moments.open = false; goTo(m.seq); });
     li.append(b);
     return li;
   }));
@@ -180,6 +207,7 @@ async function start() {
     ui.names = displayNames(current.players);
     log.names = ui.names;
     events.events.filter((e) => e.seq <= last).forEach((e) => log.add(e));
+    turnStarts = events.events.filter((e) => e.type === "turn_started" && e.seq <= last).map((e) => e.seq);
     drawMarkers(markers.markers.filter((m) => m.seq <= last));
   } catch (error) {
     showError(error);

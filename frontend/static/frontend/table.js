@@ -7,8 +7,8 @@ import { api } from "./api.js";
 import { drawAwayControls } from "./away.js";
 import { has, t } from "./i18n.js";
 import { LogBook } from "./log.js";
-import { animate, capture } from "./motion.js";
-import { displayNames, renderView, tickDeadline } from "./render.js";
+import { animate, Beats, capture } from "./motion.js";
+import { displayNames, renderView, tickDeadline, wireSideToggle } from "./render.js";
 import { watchTable } from "./seen.js";
 
 const root = document.getElementById("table");
@@ -21,9 +21,17 @@ const watcher = watchTable({
 });
 const logList = root.querySelector("#log");
 const log = new LogBook(logList, catalog, { since: watcher.since });
-const ui = { catalog, names: [], blocked: new Set(), replay: false };
+const ui = { catalog, names: [], blocked: new Set(), replay: false, outOrder: log.outOrder };
 const actor = new Actor(root, catalog, sendCommand);
+const beats = new Beats(root);
 let view = null;
+let played = 0; // log.beats shown on the felt (or skipped: those of the first load)
+let mine = null; // the seq my last command reached: "since your move" counts from it
+
+/** What happened since my last move, for the prompt (after a bot run, say). */
+function recap() {
+  return mine === null ? [] : log.beatsSince(mine).slice(-6);
+}
 
 function showError(error) {
   const box = root.querySelector("#error");
@@ -59,7 +67,9 @@ function show(next) {
   renderView(root, view, ui);
   watcher.shown(view.seq);
   log.names = ui.names;
+  actor.recap = recap();
   actor.draw(view, ui.names);
+  beats.decorate();
   drawAwayControls(root, view, show, showError);
   hideWhenOut(view);
   if (focused && (!document.activeElement || document.activeElement === document.body)) {
@@ -89,7 +99,8 @@ async function sendCommand(body, retried = false) {
   showError(null);
   const shown = view;
   try {
-    await submit({ expected_seq: shown.seq, ...body });
+    const seq = await submit({ expected_seq: shown.seq, ...body });
+    if (seq) mine = seq;
   } catch (error) {
     if (!["stale_seq", "not_your_turn", "illegal_move", "game_over"].includes(error.code)) {
       return showError(error);
@@ -113,7 +124,7 @@ async function submit(command) {
   const key = uuid();
   if (socket?.readyState === WebSocket.OPEN) {
     try {
-      return await overSocket(socket, key, command);
+      return (await overSocket(socket, key, command))?.seq;
     } catch (error) {
       // The service's answer, not a lost socket; `unavailable` (overload) goes on to REST,
       // which waits out Retry-After under the same key.
@@ -122,6 +133,7 @@ async function submit(command) {
   }
   const answer = await api(`/api/games/${gameId}/commands/`, { method: "POST", body: command, key });
   show(answer.view);
+  return answer.seq;
 }
 
 const ACK_WAIT_MS = 5000;
@@ -186,6 +198,8 @@ function onMessage(message) {
   tell(data);
   if (data.type === "event") {
     addEvents([data.event]);
+    beats.add(log.beats.slice(played));
+    played = log.beats.length;
     // Ahead of the log (pushed before the answer to the opening resync, say): ask once.
     if (log.missing && asked !== log.lastSeq) resync(socket);
   } else if (data.type === "view") {
@@ -244,7 +258,23 @@ window.addEventListener("online", () => {
   connect();
 });
 
+/** `?join=0|any` from the lobby's "Create game": take the seat now that the table is drawn
+ * (the game starts when its last seat is taken, and its bots move at once). */
+async function joinWhenDrawn() {
+  const wanted = root.dataset.join;
+  if (wanted === undefined || !view || view.status !== "lobby") return;
+  history.replaceState(null, "", location.pathname);
+  try {
+    const body = wanted === "any" ? {} : { seat: Number(wanted) };
+    await api(`/api/games/${gameId}/join/`, { method: "POST", body });
+    show(await api(`/api/games/${gameId}/`));
+  } catch (error) {
+    showError(error);
+  }
+}
+
 async function start() {
+  wireSideToggle(root);
   setConn("connecting");
   try {
     const [first, events] = await Promise.all([
@@ -252,6 +282,7 @@ async function start() {
     ]);
     log.names = displayNames(first.players);
     addEvents(events.events);
+    played = log.beats.length; // the past is in the log; only what comes live is played
     show(first);
   } catch (error) {
     showError(error);
@@ -260,6 +291,7 @@ async function start() {
   const mark = root.querySelector("#log-since");
   logList.scrollTop = mark ? mark.offsetTop - logList.offsetTop : logList.scrollHeight;
   connect();
+  await joinWhenDrawn();
   setInterval(() => tickDeadline(root), 1000);
   // A seated player's "Dispute this moment", at the seq shown when its form opens. The server
   // renders the button; dispute.js (7 KB) loads when it is first pressed, so the table's page
