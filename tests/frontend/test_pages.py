@@ -181,7 +181,8 @@ def test_the_lobby_shows_a_delayed_running_game_without_its_play():
     delayed, live = new_game(jan, 2, spectator_delay=4), new_game(jan, 2, spectator_delay=0)
     for gid in (delayed, live):
         join(jan, gid, 0), join(eva, gid, 1)
-    for client, words in ((Client(), "Delayed by 4 events"), (Client(**CS), "Zpožděno o 4 události")):
+    pages = ((Client(), "Delayed by 4 events"), (Client(**CS), "Zpožděno o 4 události"))
+    for client, words in pages:
         page = client.get("/").text
         assert set(game_ids(page, "running-games")) == {delayed, live}
         row, other = game_row(page, delayed), game_row(page, live)
