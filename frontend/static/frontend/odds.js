@@ -23,7 +23,8 @@ addWords({
 
 const SVG = "http://www.w3.org/2000/svg";
 const COLOURS = ["#1b6ca8", "#c2410c", "#15803d", "#7c3aed", "#b91c1c", "#0f766e"];
-const H = 160, PAD = { left: 38, right: 10, top: 8, bottom: 22 };
+// Low enough that the replay's table stays on the screen with the scrubber and the chart.
+const H = 72, PAD = { left: 38, right: 10, top: 6, bottom: 20 };
 const RETRY_MS = 3000;
 
 function svg(tag, attrs = {}) {
