@@ -2,6 +2,7 @@
 tables): each feature keeps its own in its package, and this module only re-exports them.
 Code imports a model from its feature (`games.chat.models`), never from here."""
 
+from games.accounts.models import AccountName
 from games.chat.models import ChatHiding, ChatMessage
 from games.core.models import (
     Game,
@@ -30,7 +31,7 @@ from games.table.models import (
 )
 
 __all__ = [
-    "ChatHiding", "ChatMessage", "DeadlineReminder", "Game", "GameEvent", "GameProjection",
+    "AccountName", "ChatHiding", "ChatMessage", "DeadlineReminder", "Game", "GameEvent", "GameProjection",
     "GameSnapshot", "HeadSignature", "IdempotentAnswer", "Notification", "NotificationCursor",
     "NotificationPrefs", "OutboxMail", "PlayerRating", "PlayerSeat", "PlayerStats", "Presence",
     "RatedGame", "RatingChange", "SealedPass", "StandingOrder", "VacationDeclaration",

@@ -77,6 +77,8 @@ class GameProjection(models.Model):
     variant = models.CharField(max_length=20)
     seats = models.PositiveSmallIntegerField()
     players = models.JSONField()  # usernames by seat, null for a free seat
+    # user ids by seat, null for a free seat and a bot's: who may command a seat (never by name)
+    player_ids = models.JSONField(null=True)
     winners = models.JSONField(null=True)
     state = models.JSONField()  # games.core.codec.state_to_json
     decision_since = models.DateTimeField(null=True)  # when the pending decision was asked

@@ -159,8 +159,8 @@ def commit(game_id: int, decide: Decision, expected_seq: int | None,
 
 
 def _seated(proj: GameProjection, user) -> bool:
-    """Whether `user` holds a seat (the projection's names; "bot" is no user's name)."""
-    return bool(getattr(user, "is_authenticated", False)) and user.username in (proj.players or ())
+    """Whether `user` holds a seat: by his id (the projection's `player_ids`), never his name."""
+    return bool(getattr(user, "is_authenticated", False)) and user.pk in (proj.player_ids or ())
 
 
 def _lost_race() -> ApiError:

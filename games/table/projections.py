@@ -47,9 +47,11 @@ def project_batch(*, game_id: int, proj: GameProjection | None, before: GameStat
     since, human_at, paused_at = _pause_or_resume(since, human_at, paused_at,
                                                   deadline.paused(after), at)  # fmt: skip
     kind, due = deadline.due(deadline_state or after, since, human_at=human_at)  # R21
+    ids = _seated_ids(proj, events, after)
     fields = {
         "seq": head_seq, "head_hash": head_hash, "status": after.status,
         "variant": after.variant, "seats": after.n, "players": list(after.names),
+        "player_ids": ids,
         "winners": after.winners, "state": state_to_json(after), "decision_since": since,
         "deadline_at": due, "deadline_kind": kind, "updated_at": at,
         "paused_at": paused_at, "human_acted_at": human_at,
@@ -60,7 +62,7 @@ def project_batch(*, game_id: int, proj: GameProjection | None, before: GameStat
         for name, value in fields.items():
             setattr(proj, name, value)
         _update(game_id, fields)
-    _seats_and_stats(game_id, events, after)
+    _seats_and_stats(game_id, events, ids)
     _snapshots(game_id, before, events, head_seq)
     if rate and any(ev.kind_of(e.type).ends_game for e in events):
         ratings.game_ended(game_id)
@@ -139,13 +141,28 @@ def refresh_deadline(proj: GameProjection, state: GameState) -> bool:
     return True
 
 
-def _seats_and_stats(game_id: int, events: list[Event], after: GameState) -> None:
-    users = get_user_model().objects
+def _seated_ids(proj: GameProjection | None, events: list[Event],
+                after: GameState) -> list[int | None]:  # fmt: skip
+    """The user id of each seat's player (None: free, a bot's, or an imported game's player
+    without an account here): a seat is a user's by id, never by name (issue 32). A
+    `seat_taken` of a human is the only event that names a user, and the only one read here
+    (a join's command, which reads the account anyway)."""
+    ids = list((proj.player_ids if proj is not None else None) or [None] * after.n)
+    taken = [e.data for e in events if e.type == ev.SEAT_TAKEN and not e.data.get("bot")]
+    if taken:
+        found = dict(get_user_model().objects.filter(username__in=[d["name"] for d in taken])
+                     .values_list("username", "pk"))  # fmt: skip
+        for d in taken:
+            ids[d["seat"]] = found.get(d["name"])
+    return ids
+
+
+def _seats_and_stats(game_id: int, events: list[Event], ids: list[int | None]) -> None:
     for e in events:
         if e.type == ev.SEAT_TAKEN and not e.data.get("bot"):
-            user = users.filter(username=e.data["name"]).first()
-            if user is not None:  # an imported game's players may have no account here
-                PlayerSeat.objects.create(game_id=game_id, seat=e.data["seat"], user=user)
+            if ids[e.data["seat"]] is not None:  # an imported game's players may have no account
+                PlayerSeat.objects.create(game_id=game_id, seat=e.data["seat"],
+                                          user_id=ids[e.data["seat"]])  # fmt: skip
         elif e.type == ev.GAME_ENDED:
             winners = set(e.data["winners"])
             for row in PlayerSeat.objects.filter(game_id=game_id):
