@@ -14,6 +14,8 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import OriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
+from django.core.exceptions import SuspiciousFileOperation  # noqa: E402
+from django.http import Http404  # noqa: E402
 
 from games.clock import runner as clock_runner  # noqa: E402
 from games.live.auth import TokenAuthMiddlewareStack  # noqa: E402
@@ -37,6 +39,18 @@ def _allowed_hosts() -> list[str]:
     return list(settings.ALLOWED_HOSTS)
 
 
+class StaticFiles(ASGIStaticFilesHandler):
+    """/static/ from the finders; a path that climbs out of a static root (`/static/%2e%2e/x`)
+    is a file that is not there (404), not a 500: the finders raise SuspiciousFileOperation,
+    which Django's handler does not catch (issue 32)."""
+
+    def serve(self, request):
+        try:
+            return super().serve(request)
+        except SuspiciousFileOperation:
+            raise Http404("no such static file") from None
+
+
 async def lifespan(scope, receive, send) -> None:
     """The server's startup and shutdown (ASGI lifespan protocol; uvicorn sends it, tests and
     management commands never do). With SEJMI_INPROCESS_RUNNER on, as in `make run`, deadlines
@@ -56,7 +70,7 @@ application = ProtocolTypeRouter(
     {
         "lifespan": lifespan,
         # /static/ (admin, Swagger UI) served async from the finders; everything else is Django.
-        "http": ASGIStaticFilesHandler(django_asgi_app),
+        "http": StaticFiles(django_asgi_app),
         "websocket": ServerSend(  # outermost: keeps the server's own send (games.live.wire)
             BrowserOriginValidator(
                 OverloadGuard(TokenAuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
