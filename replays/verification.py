@@ -79,15 +79,16 @@ class Signed:
 
 def verify_record(rows: list[GameEvent], *, seed: bytes | None, head_hash: Any = UNCHECKED,
                   length: Any = UNCHECKED, signed: list[Signed] | None = None,
-                  public_key: str | None = None) -> Report:  # fmt: skip
+                  public_key: str | None = None, signed_head: bool = False) -> Report:  # fmt: skip
     """Check stored or file rows; `seed` None (a game not ended) checks the chain only. A file
     passes its header's head_hash and event count: missing ones (None) fail their check, since
     without them a file cut short is a valid prefix. `signed` (with the `public_key` to check
-    them by) adds the signature check."""
+    them by) adds the signature check; `signed_head` (a stored game, running or not): its
+    last row must be a signed head, as the service signs every batch it appends (issue 32)."""
     chain = event_store.verify_chain(rows)
     checks = [Check("chain", chain.ok, chain.first_bad_seq, chain.reason)]
     if signed is not None:
-        checks.append(_signatures(rows, signed, public_key))
+        checks.append(_signatures(rows, signed, public_key, signed_head))
     if head_hash is not UNCHECKED:
         checks.append(_head(chain, head_hash))
     if length is not UNCHECKED:
@@ -100,9 +101,11 @@ def verify_record(rows: list[GameEvent], *, seed: bytes | None, head_hash: Any =
     return Report(checks, chain.head_hash, len(rows))
 
 
-def _signatures(rows: list[GameEvent], signed: list[Signed], public_key: str | None) -> Check:
-    """Every signature verifies and names a row of this chain; an ended game's head is signed
-    (a forged append after the end is no signed head; a forged signature does not verify)."""
+def _signatures(rows: list[GameEvent], signed: list[Signed], public_key: str | None,
+                signed_head: bool = False) -> Check:  # fmt: skip
+    """Every signature verifies and names a row of this chain; an ended game's head is signed,
+    and with `signed_head` any game's (a forged append after the last signed head is named:
+    the first seq after it; a forged signature does not verify)."""
     if not public_key:
         return Check("signature", False, None, "no public key to check the signatures by")
     hashes = {r.seq: r.hash for r in rows}
@@ -112,11 +115,13 @@ def _signatures(rows: list[GameEvent], signed: list[Signed], public_key: str | N
         if hashes.get(s.seq) != s.head_hash:
             return Check("signature", False, s.seq, f"seq {s.seq} is not the head that was signed")
     ended = next((r.seq for r in rows if r.type == ev.GAME_ENDED), None)
-    if ended is not None:
-        last = max((s.seq for s in signed), default=0)
-        if last < len(rows):
-            bad = ended if last < ended else last + 1
-            return Check("signature", False, bad, "the game's end is not the last signed head")
+    last = max((s.seq for s in signed), default=0)
+    if ended is not None and last < len(rows):
+        bad = ended if last < ended else last + 1
+        return Check("signature", False, bad, "the game's end is not the last signed head")
+    if signed_head and rows and last < len(rows):
+        return Check("signature", False, last + 1,
+                     f"no signed head covers seq {last + 1} and after")  # fmt: skip
     return Check("signature", True)
 
 
@@ -144,14 +149,21 @@ def verify_game(game_id: int) -> Report:
     """Every check of a stored game, with its (secret until the end) seed."""
     game = Game.objects.get(pk=game_id)
     rows = event_store.load(game_id)
-    report = verify_record(rows, seed=bytes(game.seed), signed=stored_signatures(game_id),
-                           public_key=signing.public_key())  # fmt: skip
+    report = verify_record(rows, seed=bytes(game.seed), signed=stored_signatures(game_id, rows),
+                           public_key=signing.public_key(), signed_head=True)  # fmt: skip
     proj = GameProjection.objects.filter(game_id=game_id).first()
     return Report([*report.checks, _replay(rows, proj)], report.head_hash, report.length)
 
 
-def stored_signatures(game_id: int) -> list[Signed]:
-    return [Signed(s.seq, s.head_hash, s.signature) for s in event_store.signatures(game_id)]
+def stored_signatures(game_id: int, rows: list[GameEvent] | None = None) -> list[Signed]:
+    """The game's signed heads: its HeadSignature rows (checkpoints, the end) and, given its
+    `rows`, each batch's own signature (issue 32), one per seq."""
+    signed = {s.seq: Signed(s.seq, s.head_hash, s.signature)
+              for s in event_store.signatures(game_id)}  # fmt: skip
+    for r in rows or ():
+        if r.head_signature and r.seq not in signed:
+            signed[r.seq] = Signed(r.seq, r.hash, r.head_signature.split(":", 1)[-1])
+    return [signed[seq] for seq in sorted(signed)]
 
 
 def audit_for_user(*, game_id: int, user) -> dict[str, Any]:

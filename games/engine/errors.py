@@ -42,6 +42,7 @@ class Code(StrEnum):
     ALREADY_SEATED = "already_seated", 409
     USERNAME_TAKEN = "username_taken", 409
     DUPLICATE = "duplicate", 409  # a second dispute of the same moment by the same player
+    GAME_TAMPERED = "game_tampered", 409  # its head is no head the service signed: stopped
     TOO_LARGE = "too_large", 413
     UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type", 415
     IDEMPOTENCY_MISMATCH = "idempotency_mismatch", 422

@@ -18,7 +18,7 @@ from django.db.models import F
 
 from games.core import event_store, plain_sql, sealed_passes
 from games.core.codec import state_to_json
-from games.core.models import Game, GameProjection, GameSnapshot
+from games.core.models import Game, GameEvent, GameProjection, GameSnapshot
 from games.engine import Event, GameState, fold
 from games.engine import events as ev
 from games.ratings import services as ratings
@@ -95,21 +95,25 @@ def lock_read(game_id: int) -> plain_sql.Read:
     database has it), with the game's seed (`proj.game.seed`); None for an unknown game. A
     read sent with the command's others (games.table.commit). Plain SQL: the ORM compiled
     this query anew for every command."""
-    meta, game = GameProjection._meta, Game._meta
+    meta, game, event = GameProjection._meta, Game._meta, GameEvent._meta
     columns = ", ".join(f"p.{meta.get_field(name).column}" for name in _COLUMNS)
-    sql = (f"SELECT {columns}, g.seed FROM {meta.db_table} p"
+    # The head's own row comes along (issue 32): the command checks that the service signed
+    # the head it builds on (games.core.event_store.check_head), at no extra statement.
+    sql = (f"SELECT {columns}, g.seed, e.hash, e.head_signature FROM {meta.db_table} p"
            f" JOIN {game.db_table} g ON g.{game.pk.column} = p.{meta.pk.column}"
+           f" LEFT JOIN {event.db_table} e ON e.game_id = p.{meta.pk.column} AND e.seq = p.seq"
            f" WHERE p.{meta.pk.column} = %s{plain_sql.for_update(of='p')}")  # fmt: skip
     read = plain_sql.reader(GameProjection, _COLUMNS)
 
     def found(rows: list[tuple]) -> GameProjection | None:
         if not rows:
             return None
-        *values, seed = rows[0]
+        *values, seed, head_hash, head_signature = rows[0]
         proj = GameProjection(**dict(zip((f.attname for f in GameProjection._meta.concrete_fields),
                                          read(tuple(values)), strict=True)))  # fmt: skip
         proj._state.adding, proj._state.db = False, connection.alias
         proj.game = Game(pk=game_id, seed=bytes(seed))
+        proj.head_row = (head_hash, head_signature)
         return proj
 
     return plain_sql.Read(sql, [game_id], found)
