@@ -6,14 +6,17 @@ the consumer died with a traceback and the handshake got an HTTP 500. One log li
 not a traceback: under overload, formatting tracebacks cost more CPU than the requests did.
 (A command over the socket is answered `unavailable` instead: games.live.consumer.) The same
 close answers a database that was lost under the socket (a primary that died, a failover under
-way: games.api.handlers.database_away), and a ticket that cannot be looked up while the
-cache's Redis is away."""
+way: games.api.handlers.database_away), a ticket that cannot be looked up while the
+cache's Redis is away, and a channel layer whose Redis cannot be reached (issue 32: its
+`new_channel` / `group_add` raised ConnectionError, and the handshake answered HTTP 500)."""
 
 from __future__ import annotations
 
 import logging
 
 from django.db import DatabaseError
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from games.api.handlers import database_away, database_unavailable
 from games.live.tickets import CacheAway
@@ -39,13 +42,19 @@ class OverloadGuard:
 
         try:
             return await self.app(scope, receive, tracked)
-        except (DatabaseError, CacheAway) as err:
+        except (DatabaseError, CacheAway, RedisConnectionError, RedisTimeoutError) as err:
             if isinstance(err, DatabaseError) and not database_unavailable(err):
                 raise
-            away = isinstance(err, CacheAway)
-            what = ("ticket cache unreachable" if away else "database unreachable"
-                    if database_away(err) else "database pool exhausted")  # fmt: skip
+            what = _what(err)
             log.warning("%s: socket %s closed 1013", what, scope.get("path"))
             if not accepted:  # a close before the handshake reaches the client as HTTP 403
                 await send({"type": "websocket.accept"})
             await send({"type": "websocket.close", "code": TRY_AGAIN_LATER})
+
+
+def _what(err: Exception) -> str:
+    if isinstance(err, CacheAway):
+        return "ticket cache unreachable"
+    if isinstance(err, RedisConnectionError | RedisTimeoutError):
+        return "channel layer's Redis unreachable"
+    return "database unreachable" if database_away(err) else "database pool exhausted"
