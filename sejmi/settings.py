@@ -38,7 +38,8 @@ SECRET_KEY = os.environ.get("SECRET_KEY", "django-insecure-dev-only-change-me")
 # holding it; the database never sees it. Default: `signing.key` beside manage.py, made once.
 SEJMI_SIGNING_KEY = os.environ.get("SEJMI_SIGNING_KEY", "")
 SEJMI_SIGNING_KEY_FILE = os.environ.get("SEJMI_SIGNING_KEY_FILE", str(BASE_DIR / "signing.key"))
-DEBUG = env_bool("DEBUG", True)
+# Off unless DEBUG=1 (README): `make run` shows the friendly error pages, not tracebacks.
+DEBUG = env_bool("DEBUG", False)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 
 INSTALLED_APPS = [
