@@ -152,6 +152,10 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024  # games.api.handlers.BodyLimitMiddlewar
 
 # Rigged games (API.md) exist only for tests and demos.
 SEJMI_ALLOW_RIGGED = env_bool("SEJMI_ALLOW_RIGGED", False)
+# Caps (API.md, Conventions: 429 `too_many`): bots-only games a user may create per hour (each
+# plays ~160 events at once); open sockets per user (a socket past it is closed at the handshake).
+SEJMI_BOT_GAMES_PER_HOUR = int(os.environ.get("SEJMI_BOT_GAMES_PER_HOUR", "10"))
+SEJMI_SOCKETS_PER_USER = int(os.environ.get("SEJMI_SOCKETS_PER_USER", "20"))
 # `make run` sweeps deadlines in a thread of the web process instead of using Celery; the ASGI
 # app starts it at the server's startup (sejmi.asgi.lifespan).
 SEJMI_INPROCESS_RUNNER = env_bool("SEJMI_INPROCESS_RUNNER", False)

@@ -47,6 +47,7 @@ class Code(StrEnum):
     UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type", 415
     IDEMPOTENCY_MISMATCH = "idempotency_mismatch", 422
     THROTTLED = "throttled", 429
+    TOO_MANY = "too_many", 429  # a per-player cap (API.md, Conventions), with Retry-After
     INTERNAL = "internal", 500  # the server failed; never for bad input
     UNAVAILABLE = "unavailable", 503  # too busy now (no database connection free): retry later
 
