@@ -10,24 +10,26 @@ def backfill(apps, schema_editor):
     lists the others), and every projection's seated user ids from its seat rows."""
     from games.accounts.names import folded
 
+    db = schema_editor.connection.alias  # the owner's (`migrate --database owner`), not default
     User = apps.get_model(*settings.AUTH_USER_MODEL.split("."))
     AccountName = apps.get_model("games", "AccountName")
     taken = set()
     rows = []
-    for pk, name in User.objects.order_by("pk").values_list("pk", "username"):
+    for pk, name in User.objects.using(db).order_by("pk").values_list("pk", "username"):
         key = folded(name)
         if key not in taken:
             taken.add(key)
             rows.append(AccountName(user_id=pk, folded=key))
-    AccountName.objects.bulk_create(rows, batch_size=1000)
+    AccountName.objects.using(db).bulk_create(rows, batch_size=1000)
     GameProjection = apps.get_model("games", "GameProjection")
     PlayerSeat = apps.get_model("games", "PlayerSeat")
     seats = {}
-    for game_id, seat, user_id in PlayerSeat.objects.values_list("game_id", "seat", "user_id"):
+    seat_rows = PlayerSeat.objects.using(db).values_list("game_id", "seat", "user_id")
+    for game_id, seat, user_id in seat_rows:
         seats.setdefault(game_id, {})[seat] = user_id
-    for proj in GameProjection.objects.only("game_id", "seats").iterator():
+    for proj in list(GameProjection.objects.using(db).only("game_id", "seats")):
         ids = [seats.get(proj.game_id, {}).get(s) for s in range(proj.seats)]
-        GameProjection.objects.filter(game_id=proj.game_id).update(player_ids=ids)
+        GameProjection.objects.using(db).filter(game_id=proj.game_id).update(player_ids=ids)
 
 
 class Migration(migrations.Migration):
@@ -41,7 +43,9 @@ class Migration(migrations.Migration):
         migrations.CreateModel(
             name='AccountName',
             fields=[
-                ('user', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='+', serialize=False, to=settings.AUTH_USER_MODEL)),
+                ('user', models.OneToOneField(
+                    on_delete=django.db.models.deletion.CASCADE, primary_key=True,
+                    related_name='+', serialize=False, to=settings.AUTH_USER_MODEL)),
                 ('folded', models.CharField(max_length=200, unique=True)),
             ],
         ),
