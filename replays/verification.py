@@ -22,7 +22,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from games.core import event_store, signing
+from games.core import event_store, signing, witness
 from games.core.codec import state_to_json
 from games.core.errors import ApiError, not_found
 from games.core.models import Game, GameEvent, GameProjection
@@ -152,7 +152,23 @@ def verify_game(game_id: int) -> Report:
     report = verify_record(rows, seed=bytes(game.seed), signed=stored_signatures(game_id, rows),
                            public_key=signing.public_key(), signed_head=True)  # fmt: skip
     proj = GameProjection.objects.filter(game_id=game_id).first()
-    return Report([*report.checks, _replay(rows, proj)], report.head_hash, report.length)
+    return Report([*report.checks, _replay(rows, proj), _witnessed(rows, witness.ends(game_id))],
+                  report.head_hash, report.length)  # fmt: skip
+
+
+def _witnessed(rows: list[GameEvent], ends: list[tuple[int, str]]) -> Check:
+    """Every end the witness outside the database holds (games.core.witness) is in the record,
+    with its hash: a record rolled back before a signed end, or rewritten under it, is named at
+    the first seq it lacks or changed (issue 32)."""
+    hashes = {r.seq: r.hash for r in rows}
+    for seq, head_hash in sorted(ends):
+        if seq not in hashes:
+            return Check("witness", False, len(rows) + 1,
+                         f"the witness holds a signed end at seq {seq}: the record stops at "
+                         f"{len(rows)}")  # fmt: skip
+        if hashes[seq] != head_hash:
+            return Check("witness", False, seq, f"seq {seq} is not the end the witness holds")
+    return Check("witness", True)
 
 
 def stored_signatures(game_id: int, rows: list[GameEvent] | None = None) -> list[Signed]:
@@ -181,8 +197,9 @@ def audit_report(game_id: int) -> dict[str, Any]:
     """API.md's audit answer (seed, seed_commitment, chain_ok, head_hash, replay_ok) and the
     other checks, each with its first bad seq and reason."""
     report = verify_game(game_id)
-    chain, signature, seed, rederived, rules, replay = (
-        report.check(n) for n in ("chain", "signature", "seed", "rederive", "rules", "replay")
+    chain, signature, seed, rederived, rules, replay, witnessed = (
+        report.check(n)
+        for n in ("chain", "signature", "seed", "rederive", "rules", "replay", "witness")
     )
     # A record extended by anyone without the key is no chain of this service's: chain_ok
     # says so (API.md), and signature_ok says why.
@@ -203,6 +220,9 @@ def audit_report(game_id: int) -> dict[str, Any]:
         "rules_ok": rules.ok,
         "rules_first_bad_seq": rules.first_bad_seq,
         "rules_reason": rules.reason,
+        "witness_ok": witnessed.ok,  # the record holds every end witnessed outside PostgreSQL
+        "witness_first_bad_seq": witnessed.first_bad_seq,
+        "witness_reason": witnessed.reason,
     }  # type: ignore[union-attr]
 
 

@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 
 from django.db import IntegrityError, transaction
 
-from games.core import plain_sql, signing
+from games.core import plain_sql, signing, witness
 from games.core.codec import canonical_json, iso, state_from_json
 from games.core.errors import ApiError
 from games.core.models import GameEvent, GameProjection, GameSnapshot, HeadSignature
@@ -167,9 +167,13 @@ def sign(game_id: int, heads: list[GameEvent]) -> None:
         return
     key = signing.key_id(signing.public_key())
     now = datetime.now(UTC)
+    signed = [(game_id, r.seq, r.hash, key, signing.sign(r.seq, r.hash), now) for r in heads]
     plain_sql.insert(HeadSignature, ("game", "seq", "head_hash", "key_id", "signature", "at"),
-                     [(game_id, r.seq, r.hash, key, signing.sign(r.seq, r.hash), now)
-                      for r in heads])  # fmt: skip
+                     signed)  # fmt: skip
+    for row, (_, seq, head_hash, _, signature, _) in zip(heads, signed, strict=True):
+        if row.type == GAME_ENDED:  # an end: witnessed outside the database too
+            transaction.on_commit(lambda s=seq, h=head_hash, sig=signature:
+                                  witness.record(game_id, s, h, sig))  # fmt: skip
 
 
 def sign_head(game_id: int) -> None:
