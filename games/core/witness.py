@@ -28,9 +28,12 @@ def _path(game_id: int) -> Path:
 
 
 def record(game_id: int, seq: int, head_hash: str, signature: str) -> None:
-    """Append one signed end (after COMMIT). A witness that cannot be written is logged at
-    ERROR, never raised: the game's record is in the database already."""
-    line = json.dumps({"seq": seq, "head_hash": head_hash, "signature": signature}) + "\n"
+    """Append one signed end (after COMMIT), with the game's seed commitment (its first
+    event's): an id used again by another database (a reset, a test run) is another game. A
+    witness that cannot be written is logged at ERROR, never raised: the game's record is in
+    the database already."""
+    line = json.dumps({"seq": seq, "head_hash": head_hash, "signature": signature,
+                       "game": _commitment(game_id)}) + "\n"  # fmt: skip
     path = _path(game_id)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -44,8 +47,18 @@ def record(game_id: int, seq: int, head_hash: str, signature: str) -> None:
         log.error("witness of game %s seq %s not written: %s", game_id, seq, err)
 
 
+def _commitment(game_id: int) -> str | None:
+    from games.core.models import GameEvent
+
+    data = GameEvent.objects.filter(game_id=game_id, seq=1).values_list("data", flat=True).first()
+    return data.get("seed_commitment") if isinstance(data, dict) else None
+
+
 def ends(game_id: int) -> list[tuple[int, str]]:
-    """The (seq, head_hash) of every end of this game the witness holds, in the order written."""
+    """The (seq, head_hash) of every end of this game the witness holds, in the order written:
+    the ends witnessed for its id and its seed commitment (the same id in another database's
+    life is another game)."""
+    mine = _commitment(game_id)
     try:
         text = _path(game_id).read_text()
     except FileNotFoundError:
@@ -54,7 +67,8 @@ def ends(game_id: int) -> list[tuple[int, str]]:
     for line in text.splitlines():
         try:
             entry = json.loads(line)
-            out.append((int(entry["seq"]), str(entry["head_hash"])))
+            if entry.get("game") == mine:
+                out.append((int(entry["seq"]), str(entry["head_hash"])))
         except (ValueError, KeyError, TypeError):
             continue  # a torn last line (a crash mid-write) witnesses nothing
     return out
