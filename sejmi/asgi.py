@@ -19,7 +19,7 @@ from django.http import Http404  # noqa: E402
 
 from games.clock import runner as clock_runner  # noqa: E402
 from games.live.auth import TokenAuthMiddlewareStack  # noqa: E402
-from games.live.guard import OverloadGuard  # noqa: E402
+from games.live.guard import OverloadGuard, SocketCap  # noqa: E402
 from games.live.wire import ServerSend  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
@@ -73,7 +73,7 @@ application = ProtocolTypeRouter(
         "http": StaticFiles(django_asgi_app),
         "websocket": ServerSend(  # outermost: keeps the server's own send (games.live.wire)
             BrowserOriginValidator(
-                OverloadGuard(TokenAuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+                OverloadGuard(TokenAuthMiddlewareStack(SocketCap(URLRouter(websocket_urlpatterns)))),
                 _allowed_hosts(),
             )
         ),

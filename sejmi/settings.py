@@ -159,6 +159,8 @@ SEJMI_ALLOW_RIGGED = env_bool("SEJMI_ALLOW_RIGGED", False)
 # A cap (API.md, Conventions: 429 `too_many`): bots-only games a user may create per hour (each
 # plays ~160 events at once).
 SEJMI_BOT_GAMES_PER_HOUR = int(os.environ.get("SEJMI_BOT_GAMES_PER_HOUR", "10"))
+# Another: open sockets per user in one web process (games.live.guard.SocketCap: 4429 past it).
+SEJMI_SOCKETS_PER_USER = int(os.environ.get("SEJMI_SOCKETS_PER_USER", "20"))
 # `make run` sweeps deadlines in a thread of the web process instead of using Celery; the ASGI
 # app starts it at the server's startup (sejmi.asgi.lifespan).
 SEJMI_INPROCESS_RUNNER = env_bool("SEJMI_INPROCESS_RUNNER", False)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 
+from django.conf import settings
 from django.db import DatabaseError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -58,3 +59,40 @@ def _what(err: Exception) -> str:
     if isinstance(err, RedisConnectionError | RedisTimeoutError):
         return "channel layer's Redis unreachable"
     return "database unreachable" if database_away(err) else "database pool exhausted"
+
+
+TOO_MANY = 4429  # a socket past the user's cap (API.md, Conventions: `too_many`)
+
+
+class SocketCap:
+    """ASGI middleware inside the auth stack: at most SEJMI_SOCKETS_PER_USER open sockets per
+    signed-in user in this process (issue 32: 600 sockets on one token held 18.8 MB). One more
+    is accepted and closed 4429 (a close before the handshake would reach the client as an
+    HTTP 403); a socket's place is freed when it ends, however it ends. Per process, exact and
+    with nothing to leak: with N web processes a user holds at most N × the cap."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+        self.open: dict[int, int] = {}
+
+    async def __call__(self, scope, receive, send):
+        user = scope.get("user")
+        uid = user.pk if user is not None and user.is_authenticated else None
+        if uid is None:
+            return await self.app(scope, receive, send)
+        if self.open.get(uid, 0) >= settings.SEJMI_SOCKETS_PER_USER:
+            log.warning("user %s past %s sockets: socket %s closed %s", uid,
+                        settings.SEJMI_SOCKETS_PER_USER, scope.get("path"), TOO_MANY)  # fmt: skip
+            await receive()  # websocket.connect
+            await send({"type": "websocket.accept"})
+            await send({"type": "websocket.close", "code": TOO_MANY})
+            return None
+        self.open[uid] = self.open.get(uid, 0) + 1
+        try:
+            return await self.app(scope, receive, send)
+        finally:
+            left = self.open[uid] - 1
+            if left:
+                self.open[uid] = left
+            else:
+                del self.open[uid]
