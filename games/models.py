@@ -31,7 +31,8 @@ from games.table.models import (
 )
 
 __all__ = [
-    "AccountName", "ChatHiding", "ChatMessage", "DeadlineReminder", "Game", "GameEvent", "GameProjection",
+    "AccountName", "ChatHiding", "ChatMessage", "DeadlineReminder", "Game", "GameEvent",
+    "GameProjection",
     "GameSnapshot", "HeadSignature", "IdempotentAnswer", "Notification", "NotificationCursor",
     "NotificationPrefs", "OutboxMail", "PlayerRating", "PlayerSeat", "PlayerStats", "Presence",
     "RatedGame", "RatingChange", "SealedPass", "StandingOrder", "VacationDeclaration",
