@@ -8,7 +8,8 @@ from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
-from games.accounts.services import IMPORTER
+from games.accounts.names import folded, reserved
+from games.accounts.services import name_taken
 from games.engine.setup import BOT_NAME
 from games.engine.state import PAIRS, PAIRS_EXTREME, STANDARD
 
@@ -44,16 +45,21 @@ DJANGO_IN_TY = [
 
 class SignupForm(UserCreationForm):
     """Django's sign-up form (username, password1, password2, the password validators), minus
-    the built-in bot's name: a user called "bot" would be mistaken for the bot's seats."""
+    the reserved names and the look-alikes of taken ones, in any spelling (NFKC, case folding:
+    games.accounts.names), as the API refuses them."""
 
     def clean_username(self) -> str:
         username = super().clean_username()
-        if username and username.lower() == BOT_NAME:
+        if username and folded(username) == BOT_NAME:
             raise forms.ValidationError(
                 _("That name is reserved for the built-in bot."), code="reserved"
             )
-        if username and username.lower() == IMPORTER:  # owns imported games (not rated here)
+        if username and reserved(username):
             raise forms.ValidationError(_("That name is reserved."), code="reserved")
+        if username and name_taken(username) is not None:  # a look-alike of a taken name
+            raise forms.ValidationError(
+                self.instance.unique_error_message(self._meta.model, ["username"]), code="unique"
+            )
         return username
 
 

@@ -2,6 +2,7 @@
 tables): each feature keeps its own in its package, and this module only re-exports them.
 Code imports a model from its feature (`games.chat.models`), never from here."""
 
+from games.accounts.models import AccountName
 from games.chat.models import ChatHiding, ChatMessage
 from games.core.models import (
     FollowerCursor,
@@ -34,9 +35,9 @@ from games.table.models import (
 from games.webpush.models import PushDelivery, PushSubscription
 
 __all__ = [
-    "ChatHiding", "ChatMessage", "DeadlineReminder", "FollowerCursor", "Fork", "Game",
-    "GameEvent", "GameNote", "GameOdds", "GameProjection", "GameSnapshot", "HeadSignature",
-    "IdempotentAnswer", "NoteHiding", "Notification",
+    "AccountName", "ChatHiding", "ChatMessage", "DeadlineReminder", "FollowerCursor", "Fork",
+    "Game", "GameEvent", "GameNote", "GameOdds", "GameProjection", "GameSnapshot",
+    "HeadSignature", "IdempotentAnswer", "NoteHiding", "Notification",
     "NotificationPrefs", "OutboxMail", "PlayerRating", "PlayerSeat", "PlayerStats", "Presence",
     "PushDelivery", "PushSubscription",
     "RatedGame", "RatingChange", "SealedPass", "StandingOrder", "VacationDeclaration",

@@ -18,12 +18,20 @@ from games.engine.errors import Code
 from games.engine.state import VARIANTS
 from games.table import lobby, selectors, spectating
 from games.table.replica_reads import replica_may_serve
-from games.table.serializers import ViewSerializer
+from games.table.serializers import GameSummarySerializer, ViewSerializer
 from replays import selectors as replay_selectors
 from replays.exports import export_lines
 from replays.markers import markers
 from replays.transcript import transcript
 from replays.verification import audit_for_user
+
+
+class FinishedGameSerializer(GameSummarySerializer):
+    """A finished game as GET /api/replays/ lists it: the lobby's summary, and how it ended."""
+
+    seq = serializers.IntegerField()
+    winners = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    updated_at = serializers.DateTimeField()
 
 
 def _events(game_id: int, upto: int):
@@ -37,7 +45,7 @@ class FinishedGamesApi(Api):
     @extend_schema(
         parameters=[OpenApiParameter("player", str),
                     OpenApiParameter("variant", str, enum=list(VARIANTS))],
-        responses={200: OpenApiTypes.OBJECT},
+        responses=answers(200, FinishedGameSerializer(many=True), 400),  # a list (issue 32)
     )  # fmt: skip
     @replicas.lagging_reads_ok  # ended games: a list that may lag
     def get(self, request: Request) -> Response:

@@ -24,7 +24,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from games.core import event_store, signing
+from games.core import event_store, signing, witness
 from games.core.codec import state_to_json
 from games.core.errors import ApiError, not_found
 from games.core.models import Game, GameEvent, GameProjection
@@ -88,15 +88,16 @@ class Signed:
 
 def verify_record(rows: list[GameEvent], *, seed: bytes | None, head_hash: Any = UNCHECKED,
                   length: Any = UNCHECKED, signed: list[Signed] | None = None,
-                  public_key: str | None = None) -> Report:  # fmt: skip
+                  public_key: str | None = None, signed_head: bool = False) -> Report:  # fmt: skip
     """Check stored or file rows; `seed` None (a game not ended) checks the chain only. A file
     passes its header's head_hash and event count: missing ones (None) fail their check, since
     without them a file cut short is a valid prefix. `signed` (with the `public_key` to check
-    them by) adds the signature check."""
+    them by) adds the signature check; `signed_head` (a stored game, running or not): its
+    last row must be a signed head, as the service signs every batch it appends (issue 32)."""
     chain = event_store.verify_chain(rows)
     checks = [Check("chain", chain.ok, chain.first_bad_seq, chain.reason)]
     if signed is not None:
-        checks.append(_signatures(rows, signed, public_key))
+        checks.append(_signatures(rows, signed, public_key, signed_head))
     if head_hash is not UNCHECKED:
         checks.append(_head(chain, head_hash))
     if length is not UNCHECKED:
@@ -109,9 +110,11 @@ def verify_record(rows: list[GameEvent], *, seed: bytes | None, head_hash: Any =
     return Report(checks, chain.head_hash, len(rows))
 
 
-def _signatures(rows: list[GameEvent], signed: list[Signed], public_key: str | None) -> Check:
-    """Every signature verifies and names a row of this chain; an ended game's head is signed
-    (a forged append after the end is no signed head; a forged signature does not verify)."""
+def _signatures(rows: list[GameEvent], signed: list[Signed], public_key: str | None,
+                signed_head: bool = False) -> Check:  # fmt: skip
+    """Every signature verifies and names a row of this chain; an ended game's head is signed,
+    and with `signed_head` any game's (a forged append after the last signed head is named:
+    the first seq after it; a forged signature does not verify)."""
     if not public_key:
         return Check("signature", False, None, "no public key to check the signatures by")
     hashes = {r.seq: r.hash for r in rows}
@@ -121,11 +124,13 @@ def _signatures(rows: list[GameEvent], signed: list[Signed], public_key: str | N
         if hashes.get(s.seq) != s.head_hash:
             return Check("signature", False, s.seq, f"seq {s.seq} is not the head that was signed")
     ended = next((r.seq for r in rows if r.type == ev.GAME_ENDED), None)
-    if ended is not None:
-        last = max((s.seq for s in signed), default=0)
-        if last < len(rows):
-            bad = ended if last < ended else last + 1
-            return Check("signature", False, bad, "the game's end is not the last signed head")
+    last = max((s.seq for s in signed), default=0)
+    if ended is not None and last < len(rows):
+        bad = ended if last < ended else last + 1
+        return Check("signature", False, bad, "the game's end is not the last signed head")
+    if signed_head and rows and last < len(rows):
+        return Check("signature", False, last + 1,
+                     f"no signed head covers seq {last + 1} and after")  # fmt: skip
     return Check("signature", True)
 
 
@@ -153,12 +158,12 @@ def verify_game(game_id: int) -> Report:
     """Every check of a stored game, with its (secret until the end) seed."""
     game = Game.objects.get(pk=game_id)
     rows = event_store.load(game_id)
-    report = verify_record(rows, seed=bytes(game.seed), signed=stored_signatures(game_id),
-                           public_key=signing.public_key())  # fmt: skip
+    report = verify_record(rows, seed=bytes(game.seed), signed=stored_signatures(game_id, rows),
+                           public_key=signing.public_key(), signed_head=True)  # fmt: skip
     proj = GameProjection.objects.filter(game_id=game_id).first()
     origin = [_origin(rows[0])] if rows and rows[0].type == ev.FORKED else []
-    return Report([*report.checks, _replay(rows, proj), *origin], report.head_hash,
-                  report.length)  # fmt: skip
+    checks = [*report.checks, _replay(rows, proj), _witnessed(rows, witness.ends(game_id))]
+    return Report([*checks, *origin], report.head_hash, report.length)
 
 
 def _origin(first: GameEvent) -> Check:
@@ -176,8 +181,30 @@ def _origin(first: GameEvent) -> Check:
                   f"game {game} has no event {at} with the hash the fork names", 1)
 
 
-def stored_signatures(game_id: int) -> list[Signed]:
-    return [Signed(s.seq, s.head_hash, s.signature) for s in event_store.signatures(game_id)]
+def _witnessed(rows: list[GameEvent], ends: list[tuple[int, str]]) -> Check:
+    """Every end the witness outside the database holds (games.core.witness) is in the record,
+    with its hash: a record rolled back before a signed end, or rewritten under it, is named at
+    the first seq it lacks or changed (issue 32)."""
+    hashes = {r.seq: r.hash for r in rows}
+    for seq, head_hash in sorted(ends):
+        if seq not in hashes:
+            return Check("witness", False, len(rows) + 1,
+                         f"the witness holds a signed end at seq {seq}: the record stops at "
+                         f"{len(rows)}")  # fmt: skip
+        if hashes[seq] != head_hash:
+            return Check("witness", False, seq, f"seq {seq} is not the end the witness holds")
+    return Check("witness", True)
+
+
+def stored_signatures(game_id: int, rows: list[GameEvent] | None = None) -> list[Signed]:
+    """The game's signed heads: its HeadSignature rows (checkpoints, the end) and, given its
+    `rows`, each batch's own signature (issue 32), one per seq."""
+    signed = {s.seq: Signed(s.seq, s.head_hash, s.signature)
+              for s in event_store.signatures(game_id)}  # fmt: skip
+    for r in rows or ():
+        if r.head_signature and r.seq not in signed:
+            signed[r.seq] = Signed(r.seq, r.hash, r.head_signature.split(":", 1)[-1])
+    return [signed[seq] for seq in sorted(signed)]
 
 
 def audit_for_user(*, game_id: int, user) -> dict[str, Any]:
@@ -195,8 +222,9 @@ def audit_report(game_id: int) -> dict[str, Any]:
     """API.md's audit answer (seed, seed_commitment, chain_ok, head_hash, replay_ok) and the
     other checks, each with its first bad seq and reason."""
     report = verify_game(game_id)
-    chain, signature, seed, rederived, rules, replay = (
-        report.named(n) for n in ("chain", "signature", "seed", "rederive", "rules", "replay")
+    chain, signature, seed, rederived, rules, replay, witnessed = (
+        report.named(n)
+        for n in ("chain", "signature", "seed", "rederive", "rules", "replay", "witness")
     )
     # A record extended by anyone without the key is no chain of this service's: chain_ok
     # says so (API.md), and signature_ok says why.
@@ -217,7 +245,10 @@ def audit_report(game_id: int) -> dict[str, Any]:
         "rules_ok": rules.ok,
         "rules_first_bad_seq": rules.first_bad_seq,
         "rules_reason": rules.reason,
-        # A fork's proof of where it came from (issue 30); null for any other game.
+        "witness_ok": witnessed.ok,  # the record holds every end witnessed outside PostgreSQL
+        "witness_first_bad_seq": witnessed.first_bad_seq,
+        "witness_reason": witnessed.reason,
+        # A fork's proof of where it came from; null for any other game.
         "origin_ok": origin.ok if (origin := report.check("origin")) is not None else None,
     }
 

@@ -14,10 +14,12 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import OriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
+from django.core.exceptions import SuspiciousFileOperation  # noqa: E402
+from django.http import Http404  # noqa: E402
 
 from games.clock import runner as clock_runner  # noqa: E402
 from games.live.auth import TokenAuthMiddlewareStack  # noqa: E402
-from games.live.guard import OverloadGuard  # noqa: E402
+from games.live.guard import OverloadGuard, SocketCap  # noqa: E402
 from games.live.wire import ServerSend  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
@@ -35,6 +37,18 @@ def _allowed_hosts() -> list[str]:
     if settings.DEBUG and not settings.ALLOWED_HOSTS:  # as Channels' AllowedHostsOriginValidator
         return ["localhost", "127.0.0.1", "[::1]"]
     return list(settings.ALLOWED_HOSTS)
+
+
+class StaticFiles(ASGIStaticFilesHandler):
+    """/static/ from the finders; a path that climbs out of a static root (`/static/%2e%2e/x`)
+    is a file that is not there (404), not a 500: the finders raise SuspiciousFileOperation,
+    which Django's handler does not catch (issue 32)."""
+
+    def serve(self, request):
+        try:
+            return super().serve(request)
+        except SuspiciousFileOperation:
+            raise Http404("no such static file") from None
 
 
 async def lifespan(scope, receive, send) -> None:
@@ -56,10 +70,10 @@ application = ProtocolTypeRouter(
     {
         "lifespan": lifespan,
         # /static/ (admin, Swagger UI) served async from the finders; everything else is Django.
-        "http": ASGIStaticFilesHandler(django_asgi_app),
+        "http": StaticFiles(django_asgi_app),
         "websocket": ServerSend(  # outermost: keeps the server's own send (games.live.wire)
             BrowserOriginValidator(
-                OverloadGuard(TokenAuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+                OverloadGuard(TokenAuthMiddlewareStack(SocketCap(URLRouter(websocket_urlpatterns)))),
                 _allowed_hosts(),
             )
         ),

@@ -38,7 +38,11 @@ SECRET_KEY = os.environ.get("SECRET_KEY", "django-insecure-dev-only-change-me")
 # holding it; the database never sees it. Default: `signing.key` beside manage.py, made once.
 SEJMI_SIGNING_KEY = os.environ.get("SEJMI_SIGNING_KEY", "")
 SEJMI_SIGNING_KEY_FILE = os.environ.get("SEJMI_SIGNING_KEY_FILE", str(BASE_DIR / "signing.key"))
-DEBUG = env_bool("DEBUG", True)
+# The witness of signed ends outside PostgreSQL (games.core.witness): a directory of this node
+# the database's operators cannot write.
+SEJMI_WITNESS_DIR = os.environ.get("SEJMI_WITNESS_DIR", str(BASE_DIR / "witness"))
+# Off unless DEBUG=1 (README): `make run` shows the friendly error pages, not tracebacks.
+DEBUG = env_bool("DEBUG", False)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 
 INSTALLED_APPS = [
@@ -68,6 +72,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "sejmi.middleware.ContentSecurityPolicy",  # the pages' CSP (issue 32)
     "sejmi.middleware.SyncViewsInOneHop",  # last: see its docstring
 ]
 
@@ -151,6 +156,11 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024  # games.api.handlers.BodyLimitMiddlewar
 
 # Rigged games (API.md) exist only for tests and demos.
 SEJMI_ALLOW_RIGGED = env_bool("SEJMI_ALLOW_RIGGED", False)
+# A cap (API.md, Conventions: 429 `too_many`): bots-only games a user may create per hour (each
+# plays ~160 events at once).
+SEJMI_BOT_GAMES_PER_HOUR = int(os.environ.get("SEJMI_BOT_GAMES_PER_HOUR", "10"))
+# Another: open sockets per user in one web process (games.live.guard.SocketCap: 4429 past it).
+SEJMI_SOCKETS_PER_USER = int(os.environ.get("SEJMI_SOCKETS_PER_USER", "20"))
 # `make run` sweeps deadlines in a thread of the web process instead of using Celery; the ASGI
 # app starts it at the server's startup (sejmi.asgi.lifespan).
 SEJMI_INPROCESS_RUNNER = env_bool("SEJMI_INPROCESS_RUNNER", False)

@@ -43,6 +43,8 @@ def exception_handler(exc, context):
         response = Response(exc.body(), status=exc.status)
         if exc.code is Code.UNAVAILABLE:  # a moment's outage: say when to come back
             response["Retry-After"] = str(RETRY_AFTER_S)
+        elif getattr(exc, "retry_after", None):  # a cap: when one may try again
+            response["Retry-After"] = str(exc.retry_after)
         return response
     if pool_exhausted(exc):  # answered here, before Django would log its traceback (cost)
         return busy_response()

@@ -37,10 +37,12 @@ class Reader:
 
 def chat_seat(state: GameState, user) -> int | None:
     """The user's seat, whether he or the bot plays it now: a player who left his seat to the
-    bot is still a player here (he must not read the spectators' chat while his pair plays)."""
+    bot is still a player here (he must not read the spectators' chat while his pair plays).
+    A built-in bot's seat is no user's, whatever his name (issue 32)."""
     if user is None or not user.is_authenticated:
         return None
-    return next((seat for seat, name in enumerate(state.names) if name == user.username), None)
+    return next((seat for seat, name in enumerate(state.names)
+                 if name == user.username and not state.bots[seat]), None)  # fmt: skip
 
 
 def reader_in(state: GameState, user) -> Reader:
@@ -84,9 +86,10 @@ def audience(state: GameState, channel: str, team: int | None) -> dict[str, list
     """Whom a message of `channel` (of pair `team`) may reach, by username, as the websocket
     broadcast carries it: `{"only": names}` or `{"except": names}` (anonymous sockets have no
     name: they are among "except", never among "only")."""
-    players = [name for name in state.names if name is not None]
-    if channel == PARTNERS:
-        return {"only": [n for s, n in enumerate(state.names) if n and state.team(s) == team]}
+    humans = [(s, n) for s, n in enumerate(state.names) if n is not None and not state.bots[s]]
+    players = [n for _, n in humans]
+    if channel == PARTNERS:  # a bot partner is nobody's socket
+        return {"only": [n for s, n in humans if state.team(s) == team]}
     if channel == SPECTATORS and state.status != ENDED:
         return {"except": players}
     return {"except": []}

@@ -95,9 +95,12 @@ def _next_number(game_id: int, channel: str, team: int | None) -> int:
 
 
 def _lock(game_id: int) -> None:
+    """The two-key advisory lock takes two int4s and game ids are bigint (up to 2^63 - 1, and
+    a URL may name more): the second key is the id modulo 2^31 (the id itself below it). Two
+    games that share a key only wait for each other's chat writes."""
     if connection.vendor == "postgresql":  # SQLite (make run) serialises writers anyway
         with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [CHAT_LOCK, game_id])
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [CHAT_LOCK, game_id % 2**31])
 
 
 def _check_rate(game_id: int, user, now) -> None:

@@ -11,9 +11,10 @@ from games.engine import Code, IllegalCommand
 class ApiError(Exception):
     """`code` is a Code or a string equal to one; any other string is a bug (ValueError)."""
 
-    def __init__(self, code: Code | str, message: str) -> None:
+    def __init__(self, code: Code | str, message: str, *, retry_after: int | None = None) -> None:
         super().__init__(message)
         self.code, self.message = Code.of(code), message
+        self.retry_after = retry_after  # seconds: the answer's Retry-After (a cap, `too_many`)
 
     @property
     def status(self) -> int:

@@ -8,15 +8,24 @@ commitment, so the chain is anchored to the game without naming any database id.
 from __future__ import annotations
 
 import hashlib
+import logging
+from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 
-from games.core import plain_sql, signing
+from django.db import IntegrityError, transaction
+
+from games.core import plain_sql, signing, witness
 from games.core.codec import canonical_json, iso, state_from_json
-from games.core.models import GameEvent, GameSnapshot, HeadSignature
+from games.core.errors import ApiError
+from games.core.models import GameEvent, GameProjection, GameSnapshot, HeadSignature
 from games.engine import Event, GameState, fold
+from games.engine.errors import Code
 from games.engine.events import GAME_ENDED
+
+log = logging.getLogger(__name__)
 
 GENESIS = "0" * 64
 CHECKPOINT_EVERY = 100  # every so many events the head is signed (and a snapshot is written)
@@ -39,9 +48,117 @@ def append(*, game_id: int, head_seq: int, head_hash: str, events: list[Event],
         rows.append(GameEvent(game_id=game_id, seq=seq, type=e.type, v=e.v, data=data,
                               at=at, prev_hash=prev, hash=h))  # fmt: skip
         prev = h
+    head = rows[-1]
+    head.head_signature = head_signature(head.seq, head.hash)  # the batch's head (issue 32)
     _insert(rows)
+    _signed_here(game_id, (head.seq, head.hash, head.head_signature))
     sign(game_id, [r for r in rows if r.seq % CHECKPOINT_EVERY == 0 or r.type == GAME_ENDED])
     return rows
+
+
+def head_signature(seq: int, head_hash: str) -> str:
+    """What a batch's last row carries: "<key id>:<signature of (seq, hash)>" (issue 32)."""
+    return f"{signing.key_id(signing.public_key())}:{signing.sign(seq, head_hash)}"
+
+
+def inline_signed(row_signature: str | None, seq: int, head_hash: str) -> bool:
+    """Whether a row's own `head_signature` is this service's signature of (seq, head_hash)."""
+    if not row_signature or ":" not in row_signature:
+        return False
+    _, sig = row_signature.split(":", 1)
+    return signing.verify(signing.public_key(), seq, head_hash, sig)
+
+
+# The last head this process signed or verified, per game: the next command on the game
+# finds that row as its head and skips verifying it. A row that differs in any of the three
+# is verified again; a forger cannot make the same signature for another hash.
+_SIGNED: OrderedDict[int, tuple[int, str, str | None]] = OrderedDict()
+_SIGNED_KEPT = 10_000
+
+
+def _signed_here(game_id: int, head: tuple[int, str, str | None]) -> None:
+    _SIGNED[game_id] = head
+    _SIGNED.move_to_end(game_id)
+    while len(_SIGNED) > _SIGNED_KEPT:
+        _SIGNED.popitem(last=False)
+
+
+TAMPERED = "tampered"  # GameProjection.status of a game stopped by `stop_tampered`
+
+
+class Tampered(ApiError):
+    """The game's head is not one the service signed (or a row it did not write holds the next
+    seq): nothing is built on it. `stop_tampered` records it, outside the refused transaction."""
+
+    def __init__(self, game_id: int, seq: int, why: str, *, known: bool = False) -> None:
+        super().__init__(Code.GAME_TAMPERED, f"this game's record was altered at seq {seq}: "
+                                             "it is stopped for staff to look at")  # fmt: skip
+        self.game_id, self.seq, self.why, self.known = game_id, seq, why, known
+
+
+def check_head(proj: GameProjection) -> None:
+    """Raise Tampered unless the projection's head is a head the service signed: the row at
+    `proj.seq` exists, has `proj.head_hash`, and carries a valid signature (its own, or, for a
+    head older than issue 32, a HeadSignature row: `manage.py sign_heads` signs them). The head
+    row comes with the projection's locked read (games.table.projections.lock_read: no
+    statement added); a legacy head costs one more read, once."""
+    if proj.status == TAMPERED:
+        raise Tampered(proj.game_id, proj.seq, "stopped before", known=True)
+    head = getattr(proj, "head_row", None)
+    if head is None or head[0] != proj.head_hash:
+        # Read without the head's row, or the lock waited for another command: PostgreSQL then
+        # hands back the projection's new row beside the head row of the old snapshot (or
+        # none). The head is read again, now that the row is locked: one statement, only then.
+        head = GameEvent.objects.filter(game_id=proj.game_id, seq=proj.seq).values_list(
+            "hash", "head_signature").first() or (None, None)  # fmt: skip
+    row_hash, row_signature = head
+    if row_hash is None:
+        raise Tampered(proj.game_id, proj.seq, "the projection's head has no event")
+    if row_hash != proj.head_hash:
+        raise Tampered(proj.game_id, proj.seq, "the projection's head is not the event's hash")
+    if _SIGNED.get(proj.game_id) == (proj.seq, row_hash, row_signature):
+        return  # the very row this process signed (no second verification: ~0.5 ms)
+    if inline_signed(row_signature, proj.seq, row_hash):
+        _signed_here(proj.game_id, (proj.seq, row_hash, row_signature))
+        return
+    if row_signature is None:  # a head older than inline signatures, or an unsigned insert
+        old = HeadSignature.objects.filter(game_id=proj.game_id, seq=proj.seq,
+                                           head_hash=row_hash).first()  # fmt: skip
+        if old is not None and signing.verify(signing.public_key(), old.seq, old.head_hash,
+                                              old.signature):  # fmt: skip
+            return
+    raise Tampered(proj.game_id, proj.seq, "the head is not signed by this service")
+
+
+def forged_next(err: IntegrityError, game_id: int) -> Tampered | None:
+    """A (game, seq) collision met while the game's row lock was held: no command of the
+    service wrote that row (every append moves the projection in its transaction), so a writer
+    of the database did. Tampered for that seq (checked again under the lock), else None."""
+    cause = getattr(err, "__cause__", None)
+    if getattr(getattr(cause, "diag", None), "constraint_name", None) != "event_game_seq":
+        return None
+    with transaction.atomic():
+        proj = (GameProjection.objects.select_for_update().filter(game_id=game_id)
+                .only("seq").first())  # fmt: skip
+        if proj is None or not GameEvent.objects.filter(game_id=game_id,
+                                                        seq=proj.seq + 1).exists():  # fmt: skip
+            return None
+        return Tampered(game_id, proj.seq + 1, "a row the service did not write holds this seq")
+
+
+def stop_tampered(err: Tampered) -> None:
+    """The game stops: its projection says `tampered` (staff see it; the deadline sweeps skip
+    anything not active, so nothing retries), and the log raises one alert. In a transaction of
+    its own: the command's was refused."""
+    if err.known:
+        return
+    with transaction.atomic():
+        changed = GameProjection.objects.filter(game_id=err.game_id).exclude(
+            status=TAMPERED).update(status=TAMPERED, deadline_at=None,
+                                    deadline_kind=None)  # fmt: skip
+    if changed:
+        log.error("ALERT game %s tampered at seq %s: %s; stopped (game_tampered) for staff",
+                  err.game_id, err.seq, err.why)  # fmt: skip
 
 
 def sign(game_id: int, heads: list[GameEvent]) -> None:
@@ -51,9 +168,12 @@ def sign(game_id: int, heads: list[GameEvent]) -> None:
         return
     key = signing.key_id(signing.public_key())
     now = datetime.now(UTC)
+    signed = [(game_id, r.seq, r.hash, key, signing.sign(r.seq, r.hash), now) for r in heads]
     plain_sql.insert(HeadSignature, ("game", "seq", "head_hash", "key_id", "signature", "at"),
-                     [(game_id, r.seq, r.hash, key, signing.sign(r.seq, r.hash), now)
-                      for r in heads])  # fmt: skip
+                     signed)  # fmt: skip
+    for row, (_, seq, head_hash, _, signature, _) in zip(heads, signed, strict=True):
+        if row.type == GAME_ENDED:  # an end: witnessed outside the database too
+            transaction.on_commit(partial(witness.record, game_id, seq, head_hash, signature))
 
 
 def sign_head(game_id: int) -> None:
@@ -70,7 +190,7 @@ def signatures(game_id: int) -> list[HeadSignature]:
     return list(HeadSignature.objects.filter(game_id=game_id).order_by("seq"))
 
 
-COLUMNS = ("game", "seq", "type", "v", "data", "at", "prev_hash", "hash")
+COLUMNS = ("game", "seq", "type", "v", "data", "at", "prev_hash", "hash", "head_signature")
 
 
 def _insert(rows: list[GameEvent]) -> None:
@@ -78,7 +198,8 @@ def _insert(rows: list[GameEvent]) -> None:
     UNNEST arrays whose dumping showed in every command's profile, then reads back ids nobody
     uses."""
     plain_sql.insert(GameEvent, COLUMNS, ((r.game_id, r.seq, r.type, r.v, r.data, r.at,
-                                           r.prev_hash, r.hash) for r in rows))  # fmt: skip
+                                           r.prev_hash, r.hash, r.head_signature)
+                                          for r in rows))  # fmt: skip
 
 
 def to_event(row: GameEvent) -> Event:

@@ -37,6 +37,10 @@ class GameEvent(models.Model):
     at = models.DateTimeField()
     prev_hash = models.CharField(max_length=64)
     hash = models.CharField(max_length=64)
+    # The last row of each batch the service appends: "<key id>:<Ed25519 signature of
+    # (seq, hash)>" (games.core.signing), written in the row itself, so signing every batch
+    # costs no statement; null on the batch's other rows, and on rows older than issue 32.
+    head_signature = models.CharField(max_length=200, null=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "seq"], name="event_game_seq")]
@@ -77,6 +81,8 @@ class GameProjection(models.Model):
     variant = models.CharField(max_length=20)
     seats = models.PositiveSmallIntegerField()
     players = models.JSONField()  # usernames by seat, null for a free seat
+    # user ids by seat, null for a free seat and a bot's: who may command a seat (never by name)
+    player_ids = models.JSONField(null=True)
     winners = models.JSONField(null=True)
     state = models.JSONField()  # games.core.codec.state_to_json
     decision_since = models.DateTimeField(null=True)  # when the pending decision was asked

@@ -43,10 +43,12 @@ class Code(StrEnum):
     USERNAME_TAKEN = "username_taken", 409
     GAME_NOT_OVER = "game_not_over", 409  # forks, odds: only of a finished game (issue 30)
     DUPLICATE = "duplicate", 409  # a second dispute of the same moment by the same player
+    GAME_TAMPERED = "game_tampered", 409  # its head is no head the service signed: stopped
     TOO_LARGE = "too_large", 413
     UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type", 415
     IDEMPOTENCY_MISMATCH = "idempotency_mismatch", 422
     THROTTLED = "throttled", 429
+    TOO_MANY = "too_many", 429  # a per-player cap (API.md, Conventions), with Retry-After
     INTERNAL = "internal", 500  # the server failed; never for bad input
     UNAVAILABLE = "unavailable", 503  # too busy now (no database connection free): retry later
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import Q
 from openskill.models import PlackettLuce
@@ -109,11 +108,10 @@ def outcome(game_id: int) -> Outcome | None:
         return None
     out_turn, ended_at = facts
     state = state_from_json(proj.state)
-    names = [name for name in state.names if name is not None]
-    users = dict(get_user_model().objects.filter(username__in=names).values_list("username", "pk"))
-    if len(names) != state.n or len(users) != state.n:
-        return None  # a player without an account here (an imported game's, say)
-    return _order_of_finish(game_id, state, out_turn, ended_at, [users[n] for n in names])
+    ids = list(proj.player_ids or ())  # by id, never by name: no account is a bot (issue 32)
+    if len(ids) != state.n or any(pk is None for pk in ids):
+        return None  # a bot, or a player without an account here (an imported game's, say)
+    return _order_of_finish(game_id, state, out_turn, ended_at, ids)
 
 
 RELEVANT = tuple(t for t, kind in ev.KINDS.items() if kind.rated)  # the events read below

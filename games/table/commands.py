@@ -5,7 +5,7 @@ commits through games.table.commit."""
 from __future__ import annotations
 
 import hashlib
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -15,7 +15,7 @@ from django.utils import timezone
 from games.core import event_store, idempotency
 from games.core.codec import canonical_json, iso
 from games.core.errors import ApiError
-from games.core.models import Game, IdempotentAnswer
+from games.core.models import Game, GameProjection, IdempotentAnswer
 from games.engine import (
     Command,
     Event,
@@ -39,8 +39,10 @@ MAX_KEY_LENGTH = 200  # an Idempotency-Key, or a socket command's id (the same t
 
 
 def game_create(*, user, seats: Any, variant: Any = "standard", options: Any = None,
-                rig: Any = None) -> Committed:  # fmt: skip
-    """Create a game (bot seats are seated at once). ApiError(Code.INVALID) for bad settings."""
+                rig: Any = None, capped: bool = False) -> Committed:  # fmt: skip
+    """Create a game (bot seats are seated at once). ApiError(Code.INVALID) for bad settings.
+    `capped` (a user's request): a bots-only game past SEJMI_BOT_GAMES_PER_HOUR of his in the
+    last hour is ApiError(too_many) (each plays ~160 events at once, for nobody's table)."""
     if rig is not None and not settings.SEJMI_ALLOW_RIGGED:
         raise ApiError(Code.INVALID, "rigged games need a server run with SEJMI_ALLOW_RIGGED=1")
     seed = new_seed()
@@ -48,7 +50,10 @@ def game_create(*, user, seats: Any, variant: Any = "standard", options: Any = N
         events = new_game(seats=seats, seed=seed, variant=variant, options=options, rig=rig)
     except IllegalCommand as err:
         raise ApiError.from_engine(err) from None
-    return game_create_from(user=user, seed=seed, events=events, state=fold(events))
+    state = fold(events)
+    if capped and all(state.bots):
+        _bot_games_cap(user)
+    return game_create_from(user=user, seed=seed, events=events, state=state)
 
 
 def game_create_from(*, user, seed: bytes, events: list[Event], state: GameState) -> Committed:
@@ -57,6 +62,22 @@ def game_create_from(*, user, seed: bytes, events: list[Event], state: GameState
     with transaction.atomic():
         game = Game.objects.create(seed=seed, created_by=user)
         return append(game.pk, None, None, [(timezone.now(), events)], state)
+
+
+def _bot_games_cap(user) -> None:
+    """ApiError too_many if `user` created SEJMI_BOT_GAMES_PER_HOUR bots-only games in the last
+    hour (every seat a bot: all named, no user's id), with the seconds until the oldest of them
+    leaves the hour as Retry-After."""
+    now, cap = timezone.now(), settings.SEJMI_BOT_GAMES_PER_HOUR
+    recent = GameProjection.objects.filter(game__created_by=user,
+                                           game__created_at__gt=now - timedelta(hours=1))
+    made = sorted(at for at, names, ids in recent.values_list("game__created_at", "players",
+                                                               "player_ids")
+                  if all(n is not None for n in names) and not any(ids or ()))  # fmt: skip
+    if len(made) >= cap:
+        wait = made[-cap] + timedelta(hours=1) - now
+        raise ApiError(Code.TOO_MANY, f"at most {cap} games of bots only per hour",
+                       retry_after=max(1, int(wait.total_seconds()) + 1))  # fmt: skip
 
 
 def game_join(*, user, game_id: int, seat: Any = None) -> Committed:

@@ -135,6 +135,7 @@ def commit(game_id: int, decide: Decision, expected_seq: int | None,
             proj, ahead = _read_ahead(game_id)
             if proj is None:
                 raise not_found()
+            event_store.check_head(proj)  # never build on a head the service did not sign
             if player is not None and not _seated(proj, player):
                 raise ApiError(Code.FORBIDDEN, "only the game's players send commands")
             if not (deadline_first and deadline.overdue(proj, timezone.now())):
@@ -149,15 +150,22 @@ def commit(game_id: int, decide: Decision, expected_seq: int | None,
                 refused = err
             except IntegrityError:
                 refused = _lost_race()
-    except IntegrityError:
+    except event_store.Tampered as err:  # the game stops: recorded outside this transaction
+        event_store.stop_tampered(err)
+        raise
+    except IntegrityError as err:  # under the row lock, (game, seq) collides only with a forgery
+        forged = event_store.forged_next(err, game_id)
+        if forged is not None:
+            event_store.stop_tampered(forged)
+            raise forged from None
         raise _lost_race() from None
     assert refused is not None
     raise refused
 
 
 def _seated(proj: GameProjection, user) -> bool:
-    """Whether `user` holds a seat (the projection's names; "bot" is no user's name)."""
-    return bool(getattr(user, "is_authenticated", False)) and user.username in (proj.players or ())
+    """Whether `user` holds a seat: by his id (the projection's `player_ids`), never his name."""
+    return bool(getattr(user, "is_authenticated", False)) and user.pk in (proj.player_ids or ())
 
 
 def _lost_race() -> ApiError:

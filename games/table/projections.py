@@ -18,7 +18,7 @@ from django.db import connection
 
 from games.core import event_store, followers, plain_sql, sealed_passes
 from games.core.codec import state_to_json
-from games.core.models import Game, GameProjection, GameSnapshot
+from games.core.models import Game, GameEvent, GameProjection, GameSnapshot
 from games.engine import Event, GameState, fold
 from games.engine import events as ev
 from games.table import deadline
@@ -44,9 +44,11 @@ def project_batch(*, game_id: int, proj: GameProjection | None, before: GameStat
     since, human_at, paused_at = _pause_or_resume(since, human_at, paused_at,
                                                   deadline.paused(after), at)  # fmt: skip
     kind, due = deadline.due(deadline_state or after, since, human_at=human_at)  # R21
+    ids = _seated_ids(proj, events, after)
     fields = {
         "seq": head_seq, "head_hash": head_hash, "status": after.status,
         "variant": after.variant, "seats": after.n, "players": list(after.names),
+        "player_ids": ids,
         "winners": after.winners, "state": state_to_json(after), "decision_since": since,
         "deadline_at": due, "deadline_kind": kind, "updated_at": at,
         "paused_at": paused_at, "human_acted_at": human_at,
@@ -57,7 +59,7 @@ def project_batch(*, game_id: int, proj: GameProjection | None, before: GameStat
         for name, value in fields.items():
             setattr(proj, name, value)
         _update(game_id, fields)
-    _seats(game_id, events)
+    _seats(game_id, events, ids)
     _snapshots(game_id, before, events, head_seq)
     return proj
 
@@ -88,21 +90,25 @@ def lock_read(game_id: int) -> plain_sql.Read:
     database has it), with the game's seed (`proj.game.seed`); None for an unknown game. A
     read sent with the command's others (games.table.commit). Plain SQL: the ORM compiled
     this query anew for every command."""
-    meta, game = GameProjection._meta, Game._meta
+    meta, game, event = GameProjection._meta, Game._meta, GameEvent._meta
     columns = ", ".join(f"p.{meta.get_field(name).column}" for name in _COLUMNS)
-    sql = (f"SELECT {columns}, g.seed FROM {meta.db_table} p"
+    # The head's own row comes along (issue 32): the command checks that the service signed
+    # the head it builds on (games.core.event_store.check_head), at no extra statement.
+    sql = (f"SELECT {columns}, g.seed, e.hash, e.head_signature FROM {meta.db_table} p"
            f" JOIN {game.db_table} g ON g.{game.pk.column} = p.{meta.pk.column}"
+           f" LEFT JOIN {event.db_table} e ON e.game_id = p.{meta.pk.column} AND e.seq = p.seq"
            f" WHERE p.{meta.pk.column} = %s{plain_sql.for_update(of='p')}")  # fmt: skip
     read = plain_sql.reader(GameProjection, _COLUMNS)
 
     def found(rows: list[tuple]) -> GameProjection | None:
         if not rows:
             return None
-        *values, seed = rows[0]
+        *values, seed, head_hash, head_signature = rows[0]
         proj = GameProjection(**dict(zip((f.attname for f in GameProjection._meta.concrete_fields),
                                          read(tuple(values)), strict=True)))  # fmt: skip
         proj._state.adding, proj._state.db = False, connection.alias
         proj.game = Game(pk=game_id, seed=bytes(seed))
+        proj.head_row = (head_hash, head_signature)
         return proj
 
     return plain_sql.Read(sql, [game_id], found)
@@ -134,13 +140,27 @@ def refresh_deadline(proj: GameProjection, state: GameState) -> bool:
     return True
 
 
-def _seats(game_id: int, events: list[Event]) -> None:
-    users = get_user_model().objects
+def _seated_ids(proj: GameProjection | None, events: list[Event],
+                after: GameState) -> list[int | None]:  # fmt: skip
+    """The user id of each seat's player (None: free, a bot's, or an imported game's player
+    without an account here): a seat is a user's by id, never by name. A `seat_taken` of a
+    human is the only event that names a user, and the only one read here (a join's command,
+    which reads the account anyway)."""
+    ids = list((proj.player_ids if proj is not None else None) or [None] * after.n)
+    taken = [e.data for e in events if e.type == ev.SEAT_TAKEN and not e.data.get("bot")]
+    if taken:
+        found = dict(get_user_model().objects.filter(username__in=[d["name"] for d in taken])
+                     .values_list("username", "pk"))  # fmt: skip
+        for d in taken:
+            ids[d["seat"]] = found.get(d["name"])
+    return ids
+
+
+def _seats(game_id: int, events: list[Event], ids: list[int | None]) -> None:
     for e in events:
-        if e.type == ev.SEAT_TAKEN and not e.data.get("bot"):
-            user = users.filter(username=e.data["name"]).first()
-            if user is not None:  # an imported game's players may have no account here
-                PlayerSeat.objects.create(game_id=game_id, seat=e.data["seat"], user=user)
+        if e.type == ev.SEAT_TAKEN and not e.data.get("bot") and ids[e.data["seat"]] is not None:
+            PlayerSeat.objects.create(game_id=game_id, seat=e.data["seat"],
+                                      user_id=ids[e.data["seat"]])  # fmt: skip
 
 
 def _snapshots(game_id: int, before: GameState | None, events: list[Event], head: int) -> None:

@@ -54,12 +54,14 @@ class GamesApi(Api):
                              variant=choice_param(request, "variant", VARIANTS),
                              player=player))  # fmt: skip
 
-    @extend_schema(request=CreateGameSerializer, responses=answers(201, ViewSerializer, 400, 401))
+    @extend_schema(request=CreateGameSerializer,
+                   responses=answers(201, ViewSerializer, 400, 401, 429))  # fmt: skip
     def post(self, request: Request) -> Response:
         body = json_object(request, {"seats", "variant", "options", "rig"})
         done = commands.game_create(user=request.user, seats=body.get("seats"),
                                     variant=body.get("variant", "standard"),
-                                    options=body.get("options"), rig=body.get("rig"))  # fmt: skip
+                                    options=body.get("options"), rig=body.get("rig"),
+                                    capped=True)  # fmt: skip
         view = selectors.game_view(done.game_id, done.state, request.user, seq=done.seq,
                                    deadline=done.deadline_at)  # fmt: skip
         return Response(view, status=status.HTTP_201_CREATED)

@@ -123,7 +123,8 @@ def vacation_over(*, game_id: int, expected_seq: int | None = None) -> None:
     for seat, until in enumerate(proj.state.get("vacation_until") or []):
         if until is None or datetime.fromisoformat(until) > now:
             continue
-        user = users.filter(username=proj.players[seat]).first()
+        ids = proj.player_ids or ()
+        user = users.filter(pk=ids[seat]).first() if seat < len(ids) and ids[seat] else None
         if user is None:  # an imported game's player: end it in this game only
             _in_game(game_id, lambda s, seat=seat: _stop(s, seat))
             continue

@@ -5,6 +5,7 @@ from __future__ import annotations
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
+from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -39,12 +40,26 @@ class DisputesApi(Api):
 
     @extend_schema(
         operation_id="disputes_list",
-        parameters=[OpenApiParameter("status", str, enum=["open", "resolved", "rejected"])],
+        parameters=[OpenApiParameter("status", str, enum=["open", "resolved", "rejected"]),
+                    OpenApiParameter("page", int), OpenApiParameter("page_size", int)],
         responses={200: OpenApiTypes.OBJECT},
     )
     def get(self, request: Request) -> Response:
+        """One page (`?page=`, from 1; `?page_size=`, 50 by default, at most 200), oldest first:
+        `{"disputes": [...], "count", "next", "previous"}` (next/previous: URLs or null).
+        A page past the last → 404 not_found (issue 32: staff's list was one 954 KB answer)."""
         status_ = request.query_params.get("status")
-        return Response({"disputes": disputes.dispute_list(request.user, status=status_)})
+        pages = DisputePages()
+        page = pages.paginate_queryset(disputes.dispute_rows(request.user, status=status_),
+                                       request, view=self)  # fmt: skip
+        assert page is not None and pages.page is not None  # a page size is always set
+        return Response({"disputes": [disputes.dispute_payload(d) for d in page],
+                         "count": pages.page.paginator.count, "next": pages.get_next_link(),
+                         "previous": pages.get_previous_link()})  # fmt: skip
+
+
+class DisputePages(PageNumberPagination):
+    page_size, page_size_query_param, max_page_size = 50, "page_size", 200
 
 
 class DisputeApi(Api):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, models, transaction
 from django.db.models import IntegerField, OuterRef, Subquery
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
@@ -26,6 +26,9 @@ from replays.disputes.models import REASON_MAX_LENGTH, Dispute, DisputeNote
 from replays.transcript import transcript
 
 CLOSED = (Dispute.Status.RESOLVED, Dispute.Status.REJECTED)
+# Caps (API.md, Conventions: 429 `too_many`): a player's open disputes, per game and in all.
+# Retry-After says "in an hour": a cap frees when staff decide one, which takes that long.
+OPEN_PER_GAME, OPEN_IN_ALL, CAP_RETRY_AFTER_S = 5, 20, 3600
 
 # Writes
 
@@ -48,12 +51,27 @@ def dispute_open(*, user, game_id: int, reason: Any, seq: Any = None) -> Dispute
     if len(reason) > REASON_MAX_LENGTH:
         raise ApiError(Code.INVALID, f"reason is at most {REASON_MAX_LENGTH} characters")
     _check_seq(game_id, seq)
+    _check_caps(user, game_id)
     try:
         with transaction.atomic():  # the unique (game, player, seq) decides between two racers
             return Dispute.objects.create(game_id=game_id, opened_by=user, reason=reason, seq=seq)
     except IntegrityError:
         raise ApiError(Code.DUPLICATE, "you have already disputed this moment of the game "
                        "(GET /api/disputes/ shows it)") from None  # fmt: skip
+
+
+def _check_caps(user, game_id: int) -> None:
+    """ApiError too_many past OPEN_PER_GAME open disputes of `user` in the game or OPEN_IN_ALL
+    in all (a race of two of his own requests may pass one over: the caps bound abuse)."""
+    mine = Dispute.objects.filter(opened_by=user, status=Dispute.Status.OPEN)
+    counts = mine.aggregate(all=models.Count("pk"),
+                            here=models.Count("pk", filter=models.Q(game_id=game_id)))
+    if counts["here"] >= OPEN_PER_GAME:
+        raise ApiError(Code.TOO_MANY, f"at most {OPEN_PER_GAME} open disputes per game: wait "
+                       "for staff to decide one", retry_after=CAP_RETRY_AFTER_S)  # fmt: skip
+    if counts["all"] >= OPEN_IN_ALL:
+        raise ApiError(Code.TOO_MANY, f"at most {OPEN_IN_ALL} open disputes in all: wait for "
+                       "staff to decide one", retry_after=CAP_RETRY_AFTER_S)  # fmt: skip
 
 
 def _check_seq(game_id: int, seq: Any) -> None:
@@ -114,9 +132,10 @@ def dispute_payload(d: Dispute) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def dispute_list(user, *, status: str | None = None) -> list[dict[str, Any]]:
-    """The caller's own disputes (staff: everyone's), oldest first, optionally by status.
-    ApiError(Code.INVALID) for an unknown status. (The page /disputes/: `my_disputes`.)"""
+def dispute_rows(user, *, status: str | None = None) -> models.QuerySet[Dispute]:
+    """The caller's own disputes (staff: everyone's), oldest first, optionally by status, unread
+    (GET /api/disputes/ reads one page of them). ApiError(Code.INVALID) for an unknown status.
+    (The page /disputes/: `my_disputes`.)"""
     if status is not None and status not in Dispute.Status.values:
         raise ApiError(Code.INVALID, "status is open, resolved or rejected")
     rows = Dispute.objects.select_related("opened_by")
@@ -124,7 +143,7 @@ def dispute_list(user, *, status: str | None = None) -> list[dict[str, Any]]:
         rows = rows.filter(opened_by=user)
     if status:
         rows = rows.filter(status=status)
-    return [dispute_payload(d) for d in rows]
+    return rows
 
 
 def my_disputes(user) -> list[Dispute]:

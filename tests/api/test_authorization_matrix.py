@@ -148,6 +148,7 @@ class World:
         # At seq 1: the probe below disputes the whole game, not a duplicate of this one.
         dispute = seat0.post(f"/api/games/{gid}/disputes/", {"reason": "matrix", "seq": 1},
                              format="json")  # fmt: skip
+        assert dispute.status_code == 201, dispute.content
         self.games[state], self.disputes[state] = gid, dispute.json()["id"]
 
     def request(self, role: str, method: str, path: str, state: str):
@@ -230,7 +231,11 @@ def test_every_route_of_the_schema_has_a_row_in_the_matrix(client):
 
 
 @pytest.mark.django_db
-def test_every_route_role_and_state_answers_as_the_matrix_says(world):
+def test_every_route_role_and_state_answers_as_the_matrix_says(world, monkeypatch):
+    # The matrix files a dispute per route, role and state: the caps (issue 32, 429 too_many,
+    # tests/replays/test_caps.py) would answer for the routes.
+    monkeypatch.setattr("replays.disputes.OPEN_PER_GAME", 10**6)
+    monkeypatch.setattr("replays.disputes.OPEN_IN_ALL", 10**6)
     mismatches = []
     for (method, path), state, role in itertools.product(sorted(EXPECTED), STATES, ROLES):
         before = log_snapshot()

@@ -87,7 +87,7 @@ def test_the_case_file_puts_the_verdict_first_and_links_the_disputed_moment(ende
         line = re.search(rf'<li class="case-line case-ok" data-check="{check}">\s*'
                          r'<strong class="case-word">OK</strong>', html)  # fmt: skip
         assert line, check
-    assert "FAILED" not in html and "All 6 checks pass" in html
+    assert "FAILED" not in html and "All 7 checks pass" in html  # the witness is the 7th
     assert f'href="/games/{gid}/replay/?at=5"' in html and "Open the replay viewer at seq 5" in html
     assert "The player names event seq 5" in html
 

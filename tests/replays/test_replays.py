@@ -148,7 +148,7 @@ def assert_same_game(original: int, imported: int) -> None:
     report = verify_game(imported)
     assert report.ok, report.summary()
     assert [c.name for c in report.checks] == ["chain", "signature", "seed", "rederive", "rules",
-                                               "replay"]  # fmt: skip
+                                               "replay", "witness"]  # fmt: skip
     audit = APIClient().get(f"/api/games/{imported}/audit/").json()
     assert all(audit[k] for k in ("chain_ok", "seed_ok", "rederive_ok", "rules_ok", "replay_ok"))
     assert audit["head_hash"] == GameEvent.objects.filter(game_id=original).last().hash
@@ -161,7 +161,8 @@ def test_a_game_exported_by_the_command_imports_as_the_same_game_under_a_new_id(
     status, out = verify_cli(path)
     assert status == 0 and out.splitlines()[-1].startswith("verified in"), out
     checks = ["chain", "signature", "head", "length", "seed", "rederive", "rules", "header"]
-    assert [line.split()[:2] for line in out.splitlines()[:-1]] == [["ok", c] for c in checks]
+    assert out.startswith("key ")  # the key it checked by, named first (issue 32)
+    assert [line.split()[:2] for line in out.splitlines()[1:-1]] == [["ok", c] for c in checks]
     assert_same_game(gid, import_from(path))
 
 
@@ -201,9 +202,9 @@ def test_an_imported_game_verifies_by_id_and_can_be_exported_again(tmp_path):
     imported = import_from(export_to(tmp_path, gid))
     status, out = verify_cli(imported)
     assert status == 0 and out.splitlines()[-1].startswith("verified in")
-    assert [line.split()[:2] for line in out.splitlines()[:-1]] == [
+    assert [line.split()[:2] for line in out.splitlines()[1:-1]] == [
         ["ok", "chain"], ["ok", "signature"], ["ok", "seed"], ["ok", "rederive"], ["ok", "rules"],
-        ["ok", "replay"],
+        ["ok", "replay"], ["ok", "witness"],
     ]  # fmt: skip
     again = load_file(export_to(tmp_path, imported, "again.jsonl"))
     first = load_file(tmp_path / "game.jsonl")

@@ -1,5 +1,7 @@
 """`manage.py sign_heads`: sign the heads of games recorded before the service signed them
-(games.core.signing): each ended game's end and each checkpoint not signed yet. Run once when
+(games.core.signing): each ended game's end, each checkpoint and each running game's head not
+signed yet (a head older than issue 32 carries no signature in its row: the service builds on
+no head it did not sign, so run this once after migrating to it). Run once when
 signing is first deployed, as the service, after checking the records it vouches for
 (`manage.py verify_game`); a game whose chain does not hold is left unsigned and named."""
 
@@ -24,7 +26,8 @@ class Command(BaseCommand):
                 continue
             have = set(HeadSignature.objects.filter(game_id=game_id).values_list("seq", flat=True))
             heads = [r for r in rows if r.seq not in have and (
-                r.seq % event_store.CHECKPOINT_EVERY == 0 or r.type == GAME_ENDED)]  # fmt: skip
+                r.seq % event_store.CHECKPOINT_EVERY == 0 or r.type == GAME_ENDED
+                or (r is rows[-1] and not r.head_signature))]  # fmt: skip
             event_store.sign(game_id, heads)
             signed += len(heads)
         self.stdout.write(f"{signed} heads signed")
