@@ -3,7 +3,14 @@ replay viewer are ES modules that speak only the public API."""
 
 from django.urls import path
 
-from frontend import notification_pages, pages, rating_pages, rules_pages, table_pages
+from frontend import (
+    notification_pages,
+    pages,
+    rating_pages,
+    rules_pages,
+    table_pages,
+    tournament_pages,
+)
 
 urlpatterns = [
     path("", pages.lobby, name="lobby"),
@@ -21,5 +28,9 @@ urlpatterns = [
     path("unsubscribe/<str:token>/", notification_pages.unsubscribe, name="unsubscribe"),
     path("players/<str:username>/", rating_pages.player, name="player-page"),
     path("leaderboard/", rating_pages.leaderboard, name="leaderboard-page"),
+    path("tournaments/", tournament_pages.tournaments, name="tournaments-page"),
+    path("tournaments/<int:tournament_id>/", tournament_pages.tournament, name="tournament-page"),
+    path("tournaments/<int:tournament_id>/<str:act>/", tournament_pages.tournament_act,
+         name="tournament-act"),
     path("rules/", rules_pages.rules, name="rules-page"),
 ]

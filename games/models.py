@@ -22,14 +22,22 @@ from games.notifications.models import (
 )
 from games.ratings.models import PlayerRating, RatedGame, RatingChange
 from games.table.models import (
+    GameContext,
     PlayerSeat,
     PlayerStats,
     StandingOrder,
     VacationDeclaration,
     VacationEnd,
 )
+from games.tournaments.models import (
+    Tournament,
+    TournamentEvent,
+    TournamentGame,
+    TournamentProjection,
+)
 
 __all__ = [
+    "GameContext", "Tournament", "TournamentEvent", "TournamentGame", "TournamentProjection",
     "ChatHiding", "ChatMessage", "DeadlineReminder", "FollowerCursor", "Game", "GameEvent", "GameProjection",
     "GameSnapshot", "HeadSignature", "IdempotentAnswer", "Notification",
     "NotificationPrefs", "OutboxMail", "PlayerRating", "PlayerSeat", "PlayerStats", "Presence",

@@ -10,6 +10,7 @@ from games.notifications import routes as notification_routes
 from games.ratings import routes as rating_routes
 from games.table import order_routes
 from games.table import routes as table_routes
+from games.tournaments import routes as tournament_routes
 
 urlpatterns = [
     path("auth/register/", account_routes.RegisterApi.as_view(), name="register"),
@@ -37,4 +38,15 @@ urlpatterns = [
     path("games/<int:game_id>/chat/hide/", chat_routes.ChatHideApi.as_view(), name="chat-hide"),
     path("players/<str:username>/", rating_routes.PlayerApi.as_view(), name="player"),
     path("leaderboard/", rating_routes.LeaderboardApi.as_view(), name="leaderboard"),
+    path("tournaments/", tournament_routes.TournamentsApi.as_view(), name="tournaments"),
+    path("tournaments/<int:tournament_id>/", tournament_routes.TournamentApi.as_view(),
+         name="tournament"),
+    path("tournaments/<int:tournament_id>/join/", tournament_routes.JoinApi.as_view(),
+         name="tournament-join"),
+    path("tournaments/<int:tournament_id>/leave/", tournament_routes.LeaveApi.as_view(),
+         name="tournament-leave"),
+    path("tournaments/<int:tournament_id>/start/", tournament_routes.StartApi.as_view(),
+         name="tournament-start"),
+    path("tournaments/<int:tournament_id>/events/", tournament_routes.EventsApi.as_view(),
+         name="tournament-events"),
 ]
