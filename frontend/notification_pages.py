@@ -56,6 +56,10 @@ KIND_TEXTS = {
     "eliminated": _("You are out of game %(game)s"),
     "game_over": _("Game %(game)s is over"),
     "dispute_decided": _("Staff decided your dispute about game %(game)s"),
+    "tournament_round": _("Your tournament table is ready: game %(game)s."),
+    "tournament_ended": _("A tournament you played in has ended (your last game: %(game)s)."),
+    "tournament_withdrawn": _("You were withdrawn from a tournament: the bot played all of "
+                              "game %(game)s for you."),  # fmt: skip
 }
 PER_PAGE = 50
 

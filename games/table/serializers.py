@@ -92,6 +92,8 @@ class ViewSerializer(serializers.Serializer):
     legal = serializers.ListField(child=serializers.JSONField())
     winners = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
     seed_commitment = serializers.CharField()
+    tournament = serializers.DictField(
+        allow_null=True, help_text='{"id", "name", "round"} of a tournament\'s game, else null')
     delayed = serializers.BooleanField(
         help_text="a spectator's view of a delayed game: the game `spectator_delay` events "
         "ago (its seq is that past seq; legal [] and deadline null)"

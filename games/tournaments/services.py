@@ -16,14 +16,13 @@ from games.core.errors import ApiError, not_found
 from games.engine import IllegalCommand, new_game, new_seed
 from games.engine.errors import Code
 from games.notifications import services as notifications
+from games.notifications.derive import TOURNAMENT_ENDED, TOURNAMENT_ROUND, TOURNAMENT_WITHDRAWN
 from games.ratings.models import PlayerRating
 from games.table import away
 from games.table.commands import game_create_seated
 from games.tournaments import fold as tf
 from games.tournaments import formats, rules, store
 from games.tournaments.models import Tournament, TournamentProjection
-
-TOURNAMENT_ROUND, TOURNAMENT_ENDED = "tournament_round", "tournament_ended"
 
 
 def tournament_create(*, user, body: Any) -> TournamentProjection:
@@ -181,9 +180,13 @@ def game_ended(*, tournament_id: int, game_id: int, points: list[float],
         (tf.GAME_SCORED, {"round": round_["number"], "game": game_id, "points": points})
     ]
     withdrawn = {p["username"] for p in state["players"] if p["withdrawn"]}
+    absent = [n for n in absent if n not in withdrawn]
     events += [(tf.WITHDRAWN, {"username": n, "reason": "timed_out", "game": game_id})
-               for n in absent if n not in withdrawn]  # fmt: skip
+               for n in absent]  # fmt: skip
     proj = store.append(proj.tournament, proj, events)
+    for user_id in _user_ids(absent).values():  # told why he is paired no more
+        notifications.notification_tell(user_id=user_id, kind=TOURNAMENT_WITHDRAWN,
+                                        game_id=game_id, seq=0)  # fmt: skip
     if any(t["points"] is None for t in proj.state["rounds"][-1]["tables"]):
         return True
     proj = store.append(proj.tournament, proj, [(tf.ROUND_ENDED, {"round": round_["number"]})])

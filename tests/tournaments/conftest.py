@@ -44,8 +44,12 @@ def make_player(db):
     return register
 
 
-def play_game(clients: dict[str, APIClient], game_id: int, max_commands: int = 4000) -> dict:
-    """Each awaited player sends the first of his legal commands until the game ends."""
+def play_game(clients: dict[str, APIClient], game_id: int, max_commands: int = 4000,
+              absent: frozenset[str] = frozenset()) -> dict:  # fmt: skip
+    """Each awaited player sends the first of his legal commands until the game ends. An
+    `absent` player never acts: his deadlines pass (the service's R21 timeout, as the deadline
+    runner would apply it), and a seat the bot plays is moved by the service's bot step."""
+    from games.table import commands
     url = f"/api/games/{game_id}/"
     view = next(iter(clients.values())).get(url).json()
     any_client = clients[view["players"][0]["username"]]  # a player: spectators lag behind
@@ -53,6 +57,15 @@ def play_game(clients: dict[str, APIClient], game_id: int, max_commands: int = 4
     for _ in range(max_commands):
         if view["status"] == "ended":
             return view
+        waiting = [view["players"][s] for s in view["awaiting"]]
+        if any(p["away"] == "bot" for p in waiting):
+            commands.game_bot_moves(game_id=game_id, expected_seq=view["seq"])
+            view = any_client.get(url).json()
+            continue
+        if any(p["username"] in absent for p in waiting):
+            commands.game_timeout(game_id=game_id, expected_seq=view["seq"])
+            view = any_client.get(url).json()
+            continue
         for seat in view["awaiting"]:
             name = view["players"][seat]["username"]
             mine = clients[name].get(url).json()

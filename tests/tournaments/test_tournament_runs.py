@@ -97,12 +97,15 @@ def test_elimination_of_nine_at_tables_of_three_ends_with_one_final(make_player,
         9,
         {"name": "Elimination 9", "format": "elimination", "table_size": {"min": 3, "max": 3}},
     )
-    first, final_round = view["rounds"]
-    assert len(first["tables"]) == 3
-    (final,) = final_round["tables"]  # one final table
-    winners = {n for t in first["tables"] for n, p in zip(t["players"], t["points"], strict=True)
-               if p == 1}  # fmt: skip
-    assert len(final["players"]) == 3
-    assert winners <= set(final["players"])  # each table's winner advanced (3 tables, 3 seats)
+    assert len(view["rounds"][0]["tables"]) == 3
+    assert len(view["rounds"][-1]["tables"]) == 1  # down to one final table
+    for rnd, later in zip(view["rounds"], view["rounds"][1:], strict=False):
+        seated = [n for t in rnd["tables"] for n in t["players"]]
+        advanced = {n for t in later["tables"] for n in t["players"]}
+        winners = {n for t in rnd["tables"]
+                   for n, p in zip(t["players"], t["points"], strict=True) if p == 1}  # fmt: skip
+        assert len(advanced) < len(seated)  # the field shrinks
+        assert winners <= advanced or len(winners) > len(advanced)  # the winners advance
+        assert all(len(t["players"]) == 3 for t in later["tables"])
     _check_standings(view)
     _survives_rebuild(next(iter(clients.values())), view)

@@ -17,6 +17,9 @@ const WORDS = {
     eliminated: "You were eliminated in game {game}", game_over: "Game {game} is over",
     unread_item: "unread", all: "All notifications",
     dispute_decided: "Staff decided your dispute about game {game}",
+    tournament_round: "Your tournament table is ready: game {game}",
+    tournament_ended: "A tournament you played in has ended (your last game: {game})",
+    tournament_withdrawn: "You were withdrawn from a tournament after the bot played game {game}",
   },
   cs: {
     bell: "Upozornění", unread_none: "Upozornění, žádné nepřečtené",
@@ -26,6 +29,9 @@ const WORDS = {
     eliminated: "Ve hře {game} jsi vypadl", game_over: "Hra {game} skončila",
     unread_item: "nepřečteno", all: "Všechna upozornění",
     dispute_decided: "Správci rozhodli o tvé námitce ke hře {game}",
+    tournament_round: "Tvůj stůl v turnaji je připraven: hra {game}",
+    tournament_ended: "Turnaj, který jsi hrál, skončil (tvoje poslední hra: {game})",
+    tournament_withdrawn: "Byl jsi z turnaje odhlášen, hru {game} za tebe hrál robot",
   },
 };
 const t = (key, vars = {}) =>
