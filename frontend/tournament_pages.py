@@ -67,7 +67,7 @@ def _page(request: HttpRequest, view: dict, error: str | None) -> HttpResponse:
         for table in round_["tables"]:
             points = table["points"] or [None] * len(table["players"])
             table["seats"] = list(zip(table["players"], points, strict=True))
-    context = {"t": view, "error": error, "in": me in names,
+    context = {"t": view, "error": error, "playing": me in names,
                "organiser": me == view["organiser"]}  # fmt: skip
     return render(request, "frontend/tournament.html", context, status=400 if error else 200)
 

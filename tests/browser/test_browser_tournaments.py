@@ -58,4 +58,10 @@ def test_organise_join_start_and_see_the_tables_and_standings(
     link.click()
     page.wait_for_selector(".table-tournament")
     assert f"Cup {lang}" in page.locator(".table-tournament").inner_text()
+    guest = open_page(f"tournament-guest-{lang}-{scheme}", lang=lang, motion="reduce",
+                      scheme=scheme)  # fmt: skip
+    guest.goto(f"/tournaments/{tid}/")
+    guest.wait_for_selector("#standings")
+    assert guest.locator(f'form[action="/tournaments/{tid}/join/"]').count() == 0
+    found += _violations(axe, guest, "guest")
     assert not found, "\n".join(found)
