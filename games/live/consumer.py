@@ -98,7 +98,8 @@ def _render(message: dict[str, Any], state: GameState, viewer: int | None,
         event = {"seq": e["seq"], "type": e["type"], "at": e["at"], "data": data}
         frames.append(frame_text({"type": "event", "event": event}))
     view = {"id": game_id, "seq": seq, **view_for(_seen_by(message, state, viewer), viewer),
-            "deadline": message["deadline"], "delayed": False}  # fmt: skip
+            "deadline": message["deadline"], "delayed": False,
+            "tournament": message.get("tournament")}  # fmt: skip
     if message.get("deal_open"):  # a duplicate deal another table still plays (publish)
         view["seed"], view["hands"] = None, None
     frames.append(frame_text({"type": "view", "view": view}))

@@ -28,6 +28,7 @@ def broadcast(game_id: int, rows: list[GameEvent], proj: GameProjection,
         ],  # fmt: skip
         "state": proj.state,  # the state JSON the projection stored in this transaction
         "deadline": iso(proj.deadline_at) if proj.deadline_at else None,
+        "tournament": duplicates.tournament_of(game_id),  # the view's (cached per process)
     }
     if sealed:
         message["sealed"] = list(sealed)

@@ -14,6 +14,7 @@ from django.utils import timezone
 from games.core import event_store, followers
 from games.core.models import FollowerCursor, GameEvent, GameProjection
 from games.engine import events as ev
+from games.table import duplicates
 from games.tournaments import scoring, services, store
 from games.tournaments.models import TournamentGame
 
@@ -21,10 +22,10 @@ NAME = "tournaments"
 
 
 def follow(game_id: int) -> int:
-    tournament_id = (TournamentGame.objects.filter(game_id=game_id)
-                     .values_list("tournament_id", flat=True).first())  # fmt: skip
-    if tournament_id is None:
+    found = duplicates.context(game_id)  # cached: a game's tournament never changes
+    if found is None:
         return 0
+    tournament_id = found[0]
 
     def score(_state, rows: list[GameEvent]) -> int:
         if not any(row.type == ev.GAME_ENDED for row in rows):
