@@ -56,10 +56,17 @@ bench-replays: $(STAMP)
 simulate: $(STAMP)
 	$(PY) manage.py simulate --games 2000 --players 4 --json
 
+# Lint and types; every step runs, and any failure fails the target: ruff's rules and its
+# format, the import contracts, and mypy on the engine and the Django side with django-stubs
+# (pyproject's [tool.mypy]; docs/TESTS.md, "Lint and types").
 lint: $(STAMP)
-	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy games/engine
-	PYTHONPATH=. $(VENV)/bin/lint-imports
+	@status=0; \
+	$(VENV)/bin/ruff check . || status=1; \
+	$(VENV)/bin/ruff format --check . || status=1; \
+	PYTHONPATH=. $(VENV)/bin/lint-imports || status=1; \
+	PYTHONPATH=. $(VENV)/bin/lint-imports --config bench/importlinter.toml || status=1; \
+	$(VENV)/bin/mypy games replays frontend sejmi || status=1; \
+	exit $$status
 
 clean:
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -exec rm -rf {} +
@@ -77,7 +84,7 @@ bench-load: $(STAMP)
 bench-faults: $(STAMP)
 	$(PY) -m bench.load --faults all --write-doc $(BENCH_ARGS)
 
-# Two web nodes behind HAProxy (bench/haproxy.cfg; `apt-get install haproxy`), two Celery
+# Two web nodes behind HAProxy (bench/harness/haproxy.cfg; `apt-get install haproxy`), two Celery
 # workers, one beat and one deadline runner: spectators on node a see commands sent through node b.
 # PostgreSQL behind PgBouncer (`apt-get install pgbouncer`), the channel layer on two Redis.
 bench-nodes: $(STAMP)

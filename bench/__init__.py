@@ -1,7 +1,16 @@
-"""Service benchmarks of issue 3 (`make bench-service`): appends, moves over HTTP, fan-out.
+"""The service's benchmarks, on loopback against the real PostgreSQL and Redis, in databases and
+Redis databases of their own, so test databases are never touched. Every benchmark is bounded
+in count and time and stops by itself; figures go to docs/PERFORMANCE.md.
 
-Everything runs on loopback against the real PostgreSQL and Redis, in a database of its own
-(`sejmi_bench`, dropped and migrated afresh each run) and a Redis database of its own, so test
-databases are never touched. Every benchmark is bounded in count and time and stops by itself.
-Figures go to the "Service" section of docs/PERFORMANCE.md (`python -m bench.run --write-doc`).
+The house, by role (the arrows point down only; tests/bench/test_bench_house.py and
+bench/importlinter.toml keep it so):
+
+- entry points: `python -m bench.run` (make bench-service), `bench.load` (bench-load, -faults,
+  -nodes), `bench.web`, `bench.replays`, `bench.make_run` (make bench-run), `bench.failover`;
+- reports/: the figures as Markdown, and the one writer of docs/PERFORMANCE.md;
+- scenarios/: what each benchmark does;
+- clients/: what talks to the service as its users do;
+- harness/: where it runs (databases, Redis, servers, bench-load's processes, faults).
+
+Nothing here reaches into a private name of the product (games/, replays/, frontend/).
 """

@@ -3,16 +3,16 @@
     python -m bench.load [--games 200] [--duration 180] [--faults worker,redis,web,sockets]
                          [--nodes 2] [--write-doc] [--json FILE]
 
-The real processes on loopback (bench.stack): a Redis of the run's own (port 6390), a fresh
+The real processes on loopback (bench.harness.stack): a Redis of the run's own (port 6390), a fresh
 PostgreSQL database `sejmi_bl_load`, docker-compose.yml's uvicorn command (2 workers) per web
 node, its Celery worker (concurrency 2) and one Celery beat; with `--nodes 2`, two nodes behind
 HAProxy and two Celery workers, PostgreSQL behind PgBouncer and the channel layer on two Redis
-servers of its own (bench.scale_out: docker-compose's shape). `--games` tables play whole
-games back to back over websockets and REST (bench.tables: live and correspondence paces,
+servers of its own (bench.harness.scale_out: docker-compose's shape). `--games` tables play whole
+games back to back over websockets and REST (bench.clients.tables: live and correspondence paces,
 built-in bots at some tables) for
 `--duration` seconds, table starts spread over the first sixth of it. Then the clients stop,
 Celery and the deadline runner stop (deadlines freeze), the sockets get 45 s to reach the
-games' last seq, and the checks run (bench.summary): latency, errors, every socket's seqs,
+games' last seq, and the checks run (bench.reports.summary): latency, errors, every socket's seqs,
 every game's audit, every deadline kept. Bounded: every wait has a timeout and the run stops
 by itself.
 """
@@ -28,7 +28,7 @@ import sys
 import time
 from datetime import UTC, datetime
 
-from bench import env, replica, stack
+from bench.harness import env, replica, scale_out, stack
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/sejmi_bl_load"
 
@@ -63,7 +63,7 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--write-doc", action="store_true", help="update docs/RELIABILITY.md")
     p.add_argument("--json", help="also write the raw figures to this file")
     args = p.parse_args(argv)
-    from bench.faults import KINDS
+    from bench.scenarios.faults import KINDS
 
     args.faults = list(KINDS) if args.faults == "all" else [f for f in args.faults.split(",") if f]
     if set(args.faults) - set(KINDS):
@@ -85,32 +85,31 @@ def main(argv: list[str] | None = None) -> dict:
     }  # fmt: skip
     print(f"bench-load: {args.games} tables, {args.duration:.0f} s, load {env.load()}", flush=True)
     started = time.monotonic()
-    stack.use(args.database, args.redis_port, args.layer)
-    stack.WORKER_ARGS[:] = shlex.split(args.worker_args)
-    # bench-nodes reads what may lag from a replica (bench.replica): started before the nodes.
+    shape = stack.use(args.database, args.redis_port, args.layer)
+    shape.worker_args[:] = shlex.split(args.worker_args)
+    # bench-nodes reads what may lag from a replica (bench.harness.replica): started before
+    # the nodes.
     standby = replica.streaming(args.database) if args.nodes > 1 else contextlib.nullcontext()
-    with standby as streaming, stack.running(redis_port=args.redis_port, nodes=args.nodes,
+    with standby as streaming, stack.running(shape, redis_port=args.redis_port, nodes=args.nodes,
                        web_workers=args.web_workers, celery_workers=args.celery_workers,
                        concurrency=args.concurrency, sweep=args.sweeper) as running:  # fmt: skip
         os.environ.update(env.service_env())
         import django
 
         django.setup()
-        from bench import run_load
+        from bench.scenarios import run_load
 
         result["server"] = shlex.join(
             ["uvicorn", *env.uvicorn_argv("<port>", args.web_workers)[1:]]
         )
         result["worker"] = shlex.join(
-            ["celery", *stack.compose_worker("<name>", args.concurrency)[1:]]
+            ["celery", *stack.compose_worker("<name>", args.concurrency, shape.worker_args)[1:]]
         )
         result.update(run_load.run(running, args))
         if streaming is not None:
             result["replica"] = replica.served(streaming, args.database)
-        if args.nodes > 1:
-            from bench import scale_out
-
-            result["scale_out"] = scale_out.figures()
+        if running.scaled is not None:
+            result["scale_out"] = scale_out.figures(running.scaled)
     result["load_after"] = env.load()
     result["took_s"] = round(time.monotonic() - started)
     _finish(result, args)
@@ -118,7 +117,7 @@ def main(argv: list[str] | None = None) -> dict:
 
 
 def _finish(result: dict, args: argparse.Namespace) -> None:
-    from bench import load_report
+    from bench.reports import load as load_report
 
     block = load_report.markdown(result)
     print(block)

@@ -2,17 +2,17 @@
 
     python -m bench.run [--only floor,appends,http,fanout] [--write-doc] [--json FILE]
 
-Prepares a fresh `sejmi_bench` database and a private Redis database (bench.env), runs each
+Prepares a fresh `sejmi_bench` database and a private Redis database (bench.harness.env), runs each
 benchmark (each bounded to about two minutes), prints a summary and, with --write-doc, puts the
 figures into the Service section of docs/PERFORMANCE.md.
 
 The servers are the product as shipped: docker-compose.yml's uvicorn command on loopback with
-2 workers (bench.env.uvicorn_argv) plus one Celery worker and the deadline runner (`manage.py
-run_deadlines`, with compose's SEJMI_DEADLINE_RUNNER=1), on sejmi.settings (DEBUG off and
-throttles raised through the environment). The fan-out runs once more with uvicorn's
+2 workers (bench.harness.env.uvicorn_argv) plus one Celery worker and the deadline runner
+(`manage.py run_deadlines`, with compose's SEJMI_DEADLINE_RUNNER=1), on sejmi.settings (DEBUG
+off and throttles raised through the environment). The fan-out runs once more with uvicorn's
 per-message deflate on, the one server option left to compare.
 
-First, before any server runs, the floor (issue 19, bench.floor): the bare commit, and the
+First, before any server runs, the floor (issue 19, bench.scenarios.floor): the bare commit, and the
 statements of real moves' command path sent by a bare psycopg script; the report gives every
 latency and CPU figure also as a ratio to that floor and to the bare commit.
 """
@@ -26,7 +26,7 @@ import sys
 import time
 from datetime import UTC, datetime
 
-from bench import env
+from bench.harness import env
 
 PARTS = ("floor", "appends", "http", "socket", "fanout")
 
@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> dict:
         if "floor" in args.only:
             result["floor"] = _floor(args)
         if "appends" in args.only:
-            from bench import appends
+            from bench.scenarios import appends
 
             print("appends ...", flush=True)
             result["appends"] = appends.run()
@@ -84,7 +84,7 @@ def main(argv: list[str] | None = None) -> dict:
 
 
 def _floor(args: argparse.Namespace) -> dict:
-    from bench import floor, socket_moves
+    from bench.scenarios import floor, socket_moves
 
     print("the floor: bare commit, then the command path's statements from psycopg ...",
           flush=True)  # fmt: skip
@@ -94,7 +94,7 @@ def _floor(args: argparse.Namespace) -> dict:
 
 
 def _http(args: argparse.Namespace) -> dict:
-    from bench.http_moves import WARMUP_S, Phase, run, tables
+    from bench.scenarios.http_moves import WARMUP_S, Phase, run, tables
 
     seated, s = tables(50), args.http_seconds
     print("moves over HTTP ...", flush=True)
@@ -108,8 +108,8 @@ def _http(args: argparse.Namespace) -> dict:
 
 
 def _socket(args: argparse.Namespace) -> dict:
-    from bench import socket_moves
-    from bench.socket_moves import Phase
+    from bench.scenarios import socket_moves
+    from bench.scenarios.socket_moves import Phase
 
     s = args.socket_seconds
     seated = socket_moves.tables(max(50, args.many_games))
@@ -136,7 +136,7 @@ FANOUT_VARIANTS = [  # (label, uvicorn's --ws-per-message-deflate, --ws; None: a
 
 
 def _fanout(args: argparse.Namespace) -> list[dict]:
-    from bench import fanout
+    from bench.scenarios import fanout
 
     runs = []
     for label, deflate, ws in FANOUT_VARIANTS[: 1 if args.fanout_shipped else None]:
@@ -148,7 +148,7 @@ def _fanout(args: argparse.Namespace) -> list[dict]:
 
 
 def _finish(result: dict, args: argparse.Namespace) -> None:
-    from bench import report
+    from bench.reports import service as report
 
     block = report.markdown(result)
     print(block.split("\n", 1)[1].rsplit("\n", 1)[0])  # without the markers

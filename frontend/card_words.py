@@ -1,31 +1,22 @@
-"""What cards and the game's terms say, in both page languages: the ONE source of effect texts.
+"""What cards and the game's terms say, in both page languages, for the pages.
 
 The table, the replay viewer and their prompts read it from the page (`card_words_script`
-renders it as the JSON `#card-words`, which static/frontend/glossary.js and cards.js read); the
-rules page (`/rules/`) is rendered from it on the server. Change a word here and every place
-that shows it follows.
-
-Per effect: `label`, the bold line of a card (Czech: the printed sheet's text, RULES.md
-section 3), and `explain`, one short sentence for a newcomer. Both speak to the player the
-effect hits ("ty" in Czech, as the rule sheet does).
+renders it as the JSON `#card-words`, which static/frontend/glossary.js, cards.js and
+yourself.js read); the rules page (`/rules/`) is rendered from it on the server. The effects'
+words come from their one source, `games/engine/effect_words.py` (the transcript reads them
+too), and the page gets the engine's effect table (`games/engine/effects.py`) beside them.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from django.utils.translation import get_language
 
-from games.engine import Deck
+from games.engine import Deck, effect_words, effects
 
-LANGUAGES = ("en", "cs")
-
-
-@dataclass(frozen=True, slots=True)
-class EffectWords:
-    label: str
-    explain: str
-
+# Each effect's words (card line, explanation, transcript line, "hit yourself?" question), both
+# languages: one source beside the engine's effect table, shared with the transcript.
+EFFECTS = effect_words.WORDS
+LANGUAGES = effect_words.LANGUAGES
 
 COLOURS = {
     "en": {"red": "red", "green": "green", "blue": "blue"},
@@ -35,105 +26,6 @@ COLOURS = {
 SCOPES = {
     "en": {"red": "everyone", "green": "one player", "blue": "one or everyone"},
     "cs": {"red": "všichni", "green": "jeden hráč", "blue": "jeden nebo všichni"},
-}
-
-E = EffectWords
-EFFECTS: dict[str, dict[str, EffectWords]] = {
-    "LOSE_1": {
-        "en": E("Lose 1 life", "Each player hit loses 1 life."),
-        "cs": E("Uber si 1 život", "Každý zasažený přijde o 1 život."),
-    },
-    "GAIN_1": {
-        "en": E("Gain 1 life", "Each player hit gains 1 life (6 at most)."),
-        "cs": E("Přidej si 1 život", "Každý zasažený získá 1 život (nejvýš 6)."),
-    },
-    "GIVE_NEIGHBOR": {
-        "en": E(
-            "Give a neighbour 1 of your lives",
-            "You lose 1 life; a neighbour you pick gains it.",
-        ),
-        "cs": E(
-            "Dej sousedovi 1 svůj život",
-            "Ztratíš 1 život a dostane ho soused, kterého si vybereš.",
-        ),
-    },
-    "STEAL_NEIGHBOR": {
-        "en": E("Take 1 life from a neighbour", "A neighbour you pick loses 1 life; you gain it."),
-        "cs": E(
-            "Vezmi sousedovi 1 život a přidej si ho",
-            "Soused, kterého si vybereš, přijde o 1 život a ty ho získáš.",
-        ),
-    },
-    "SWAP_NEIGHBOR": {
-        "en": E("Swap lives with a neighbour", "You and a neighbour you pick swap your lives."),
-        "cs": E(
-            "Prohoď si počet životů se sousedem",
-            "Prohodíš si životy se sousedem, kterého si vybereš.",
-        ),
-    },
-    "BLAST": {
-        "en": E(
-            "Lose 2 lives, your neighbours lose 1 (HIGHHP only)",
-            "Only at 4–6 lives (HIGHHP): you lose 2, each neighbour loses 1.",
-        ),
-        "cs": E(
-            "Uber si 2 životy, tví sousedi si uberou 1 (jen na HIGHHP)",
-            "Jen při 4–6 životech (HIGHHP): ztratíš 2, každý soused 1.",
-        ),
-    },
-    "DUEL": {
-        "en": E(
-            "Duel",
-            "You and the Kostič take turns betting on a "
-            "die roll (or a coin); a miss costs 2 lives.",
-        ),
-        "cs": E(
-            "Souboj",
-            "Střídavě s Kostičem sázíte na hod kostkou (nebo mincí); kdo netrefí, ztratí 2 životy.",
-        ),
-    },
-    "HALVE_EVEN": {
-        "en": E("Halve your lives (even only)", "Only at 2, 4 or 6 lives: your lives ÷ 2."),
-        "cs": E(
-            "Vyděl si počet životů 2 / :2 (jen na sudé)",
-            "Jen při 2, 4 nebo 6 životech: tvé životy ÷ 2.",
-        ),
-    },
-    "DOUBLE_LOW": {
-        "en": E("Double your lives (LOWHP only)", "Only at 1–3 lives (LOWHP): your lives × 2."),
-        "cs": E(
-            "Vynásob si počet životů 2 / x2 (jen na malé)",
-            "Jen při 1–3 životech (LOWHP): tvé životy × 2.",
-        ),
-    },
-    "LOW_UP_TOP_DOWN": {
-        "en": E(
-            "1–3 lives +1, most lives −1",
-            "Whole table, whatever the colour: every LOWHP player +1, every TOPHP player −1.",
-        ),
-        "cs": E(
-            "LOWHP +1, TOPHP −1",
-            "Celý stůl, ať je barva jakákoli: každý LOWHP +1, každý TOPHP −1.",
-        ),
-    },
-    "LOW_2_TOP_5": {
-        "en": E(
-            "1–3 lives become 2, most lives become 5",
-            "Whole table, whatever the colour: every LOWHP player to 2, every TOPHP player to 5.",
-        ),
-        "cs": E(
-            "LOWHP = 2, TOPHP = 5",
-            "Celý stůl, ať je barva jakákoli: každý LOWHP má 2 životy, každý TOPHP 5.",
-        ),
-    },
-    "ODD_UP": {
-        "en": E("Odd lives +1", "Each player hit with 1, 3 or 5 lives gains 1."),
-        "cs": E("Lichoživotníci +1", "Každý zasažený s 1, 3 nebo 5 životy si přidá 1."),
-    },
-    "EVEN_DOWN": {
-        "en": E("Even lives −1", "Each player hit with 2, 4 or 6 lives loses 1."),
-        "cs": E("Sudoživotníci −1", "Každý zasažený s 2, 4 nebo 6 životy si 1 ubere."),
-    },
 }
 
 # The game's own words, each with its anchor on the rules page (`/rules/#term-<key>`) and the
@@ -176,14 +68,16 @@ def page_language() -> str:
 
 def for_page() -> dict:
     """Everything above as plain JSON for the page's scripts (both languages: cards.js keeps
-    exporting EFFECTS as [Czech, English] pairs)."""
+    exporting EFFECTS as [Czech, English] pairs), with the effect table as `rules`: each
+    effect's reach, condition and what it costs its player (yourself.js asks by it)."""
     return {
         "colours": COLOURS,
         "scopes": SCOPES,
         "effects": {
-            kind: {lang: [w.label, w.explain] for lang, w in words.items()}
+            kind: {lang: [w.label, w.explain, w.yourself] for lang, w in words.items()}
             for kind, words in EFFECTS.items()
         },
+        "rules": effects.as_json(),
         "terms": TERMS,
     }
 

@@ -29,7 +29,7 @@ DJANGO_CATALOG_GAPS = [
     ),
 ]
 
-# Django's Czech catalog speaks "vy"; our pages speak "ty", as the rule sheet does (issue 18).
+# Django's Czech catalog speaks "vy"; our pages speak "ty", as the rule sheet does.
 # Our catalog carries these messages of the login and sign-up forms in the "ty" register, and
 # is read before Django's. Never evaluated here either.
 DJANGO_IN_TY = [
@@ -65,7 +65,8 @@ class FinishedFilterForm(forms.Form):
     """The lobby's filter of finished games (GET): by a seated player and by variant."""
 
     def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, label_suffix="", **kwargs)
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
 
     player = forms.CharField(label=_("Player"), required=False, max_length=150)
     variant = forms.ChoiceField(

@@ -177,8 +177,9 @@ def _without_my_sealed_passes(games: list[GameRow], username: str) -> list[GameR
     out = []
     for game in games:
         seat = game.seat_of(username)
-        out.append(replace(game, acting=game.acting - {seat}) if seat in passed.get(game.id, ())
-                   else game)  # fmt: skip
+        if seat is not None and seat in passed.get(game.id, ()):
+            game = replace(game, acting=game.acting - {seat})
+        out.append(game)
     return out
 
 

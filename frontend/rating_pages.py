@@ -1,4 +1,4 @@
-"""A player's profile and the leaderboard (issue 10): server-rendered from the ratings' read
+"""A player's profile and the leaderboard: server-rendered from the ratings' read
 side (games.ratings.selectors); rating_chart.js draws the profile's rating history."""
 
 from __future__ import annotations
@@ -27,7 +27,8 @@ class LeaderboardFilter(forms.Form):
     )  # fmt: skip
 
     def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, label_suffix="", **kwargs)
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
 
 
 def player(request: HttpRequest, username: str) -> HttpResponse:

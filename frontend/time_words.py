@@ -32,7 +32,7 @@ def lang_of(language: str | None) -> str:
 def duration(seconds: int, language: str | None = "en") -> str:
     """3595 → "59 min 55 s"; 3900 → "1 h 5 min"; 183600 → "2 d 3 h"; 0 → "0 s"."""
     units = UNITS[lang_of(language)]
-    left, parts = max(0, int(seconds)), []
+    left, parts = max(0, int(seconds)), list[tuple[int, str]]()
     for step, unit in zip(STEPS, units, strict=True):
         amount, left = divmod(left, step)
         if amount or parts:  # from the largest unit present on

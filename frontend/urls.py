@@ -4,6 +4,7 @@ replay viewer are ES modules that speak only the public API."""
 from django.urls import path
 
 from frontend import (
+    install_pages,
     notification_pages,
     pages,
     rating_pages,
@@ -33,4 +34,7 @@ urlpatterns = [
     path("tournaments/<int:tournament_id>/<str:act>/", tournament_pages.tournament_act,
          name="tournament-act"),
     path("rules/", rules_pages.rules, name="rules-page"),
+    path("manifest.webmanifest", install_pages.manifest, name="manifest"),
+    path("sw.js", install_pages.service_worker, name="service-worker"),
+    path("offline/", install_pages.offline, name="offline"),
 ]

@@ -35,12 +35,14 @@ from games.tournaments.models import (
     TournamentGame,
     TournamentProjection,
 )
+from games.webpush.models import PushDelivery, PushSubscription
 
 __all__ = [
     "GameContext", "Tournament", "TournamentEvent", "TournamentGame", "TournamentProjection",
-    "ChatHiding", "ChatMessage", "DeadlineReminder", "FollowerCursor", "Game", "GameEvent", "GameProjection",
-    "GameSnapshot", "HeadSignature", "IdempotentAnswer", "Notification",
+    "ChatHiding", "ChatMessage", "DeadlineReminder", "FollowerCursor", "Game", "GameEvent",
+    "GameProjection", "GameSnapshot", "HeadSignature", "IdempotentAnswer", "Notification",
     "NotificationPrefs", "OutboxMail", "PlayerRating", "PlayerSeat", "PlayerStats", "Presence",
+    "PushDelivery", "PushSubscription",
     "RatedGame", "RatingChange", "SealedPass", "StandingOrder", "VacationDeclaration",
     "VacationEnd",
 ]

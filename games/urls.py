@@ -11,6 +11,7 @@ from games.ratings import routes as rating_routes
 from games.table import order_routes
 from games.table import routes as table_routes
 from games.tournaments import routes as tournament_routes
+from games.webpush import routes as push_routes
 
 urlpatterns = [
     path("auth/register/", account_routes.RegisterApi.as_view(), name="register"),
@@ -25,6 +26,9 @@ urlpatterns = [
     path("notifications/read/", notification_routes.NotificationsReadApi.as_view(),
          name="notifications-read"),
     path("me/preferences/", notification_routes.PreferencesApi.as_view(), name="preferences"),
+    path("me/push-subscriptions/", push_routes.PushSubscriptionsApi.as_view(),
+         name="push-subscriptions"),
+    path("push/key/", push_routes.PushKeyApi.as_view(), name="push-key"),
     path(
         "games/<int:game_id>/standing-order/",
         order_routes.GameStandingOrderApi.as_view(),

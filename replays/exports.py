@@ -139,7 +139,8 @@ def _signed(header: dict[str, Any]) -> list[Signed]:
     out = []
     for s in found if isinstance(found, list) else []:
         s = s if isinstance(s, dict) else {}
-        seq = s.get("seq") if isinstance(s.get("seq"), int) else -1
+        seq = s.get("seq")
+        seq = seq if isinstance(seq, int) else -1
         out.append(Signed(seq, _text(s.get("head_hash")) or "", _text(s.get("signature")) or ""))
     return out
 

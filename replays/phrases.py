@@ -1,10 +1,13 @@
 """The words of a transcript: one table per language, one entry per idea (see transcript.py).
 
-Templates use `str.format` fields. Czech names are not declined, so phrases put them where the
+Templates use `str.format` fields. The effects' lines come from their one source,
+games/engine/effect_words.py. Czech names are not declined, so phrases put them where the
 nominative reads well ("na hráče {target}", "hráči {to}").
 """
 
 from __future__ import annotations
+
+from games.engine.effect_words import WORDS
 
 EN: dict[str, str] = {
     # setup
@@ -86,20 +89,6 @@ EN: dict[str, str] = {
     "phase_choose_neighbor": "the neighbour choice",
     "phase_bet": "the bet",
     "phase_handoff": "the handoff",
-    # effects (RULES.md, section 3)
-    "LOSE_1": "lose 1 life",
-    "GAIN_1": "gain 1 life",
-    "GIVE_NEIGHBOR": "give a neighbour 1 life",
-    "STEAL_NEIGHBOR": "take 1 life from a neighbour",
-    "SWAP_NEIGHBOR": "swap lives with a neighbour",
-    "BLAST": "lose 2, neighbours lose 1; HIGHHP only",
-    "DUEL": "duel",
-    "HALVE_EVEN": "halve your lives; even only",
-    "DOUBLE_LOW": "double your lives; LOWHP only",
-    "LOW_UP_TOP_DOWN": "LOWHP +1, TOPHP −1",
-    "LOW_2_TOP_5": "LOWHP = 2, TOPHP = 5",
-    "ODD_UP": "odd-lifers +1",
-    "EVEN_DOWN": "even-lifers −1",
 }
 
 CS: dict[str, str] = {
@@ -178,20 +167,10 @@ CS: dict[str, str] = {
     "phase_choose_neighbor": "volba souseda",
     "phase_bet": "sázka",
     "phase_handoff": "předání karty",
-    # the sheet's text (RULES.md, section 3); no ":2" / "x2" labels, no nested brackets
-    "LOSE_1": "Uber si 1 život",
-    "GAIN_1": "Přidej si 1 život",
-    "GIVE_NEIGHBOR": "Dej sousedovi 1 svůj život",
-    "STEAL_NEIGHBOR": "Vezmi sousedovi 1 život a přidej si ho",
-    "SWAP_NEIGHBOR": "Prohoď si počet životů se sousedem",
-    "BLAST": "Uber si 2 životy, tví sousedi si uberou 1, jen na HIGHHP",
-    "DUEL": "Souboj",
-    "HALVE_EVEN": "Vyděl si počet životů 2, jen na sudé",
-    "DOUBLE_LOW": "Vynásob si počet životů 2, jen na malé",
-    "LOW_UP_TOP_DOWN": "LOWHP +1, TOPHP −1",
-    "LOW_2_TOP_5": "LOWHP = 2, TOPHP = 5",
-    "ODD_UP": "Lichoživotníci +1",
-    "EVEN_DOWN": "Sudoživotníci −1",
 }
 
-PHRASES: dict[str, dict[str, str]] = {"en": EN, "cs": CS}
+# With each effect's short line (RULES.md, section 3) under its id, from the effects' one source.
+PHRASES: dict[str, dict[str, str]] = {
+    lang: {**words, **{kind: effect[lang].line for kind, effect in WORDS.items()}}
+    for lang, words in (("en", EN), ("cs", CS))
+}

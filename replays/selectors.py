@@ -21,6 +21,7 @@ def replay(game_id: int, user, *, at: int) -> dict[str, Any]:
     if not 1 <= at <= last:
         raise ApiError(Code.INVALID, f"at must be a seq from 1 to {last}")
     state = state_at(game_id, at)
+    assert state is not None  # None only before the first event, and at >= 1
     return game_view(
         game_id, state, user, seq=at, deadline=None, replay=True, reveal=now.status == "ended"
     )  # R23: after the end, all is public

@@ -1,9 +1,10 @@
-"""REST routes of the replays app (replays, audits, disputes), mounted at /api/ after the
-games routes."""
+"""REST routes of the replays app (replays, audits; disputes: replays/disputes/routes.py),
+mounted at /api/ after the games routes."""
 
 from django.urls import path
 
-from replays import apis, replay_apis
+from replays import replay_apis
+from replays.disputes import routes as apis
 
 urlpatterns = [
     path("games/<int:game_id>/replay/", replay_apis.ReplayApi.as_view(), name="replay"),

@@ -305,6 +305,24 @@ EMAIL_BACKEND = (
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Sejmi je <noreply@localhost>")
 SEJMI_BASE_URL = os.environ.get("SEJMI_BASE_URL", "http://127.0.0.1:8000")
 
+# Web Push (games.webpush, docs/NOTIFICATIONS.md "Push"). The VAPID key: SEJMI_VAPID_PRIVATE_KEY
+# (the raw P-256 private key, base64url) or the file SEJMI_VAPID_KEY_FILE, made once beside
+# signing.key (git-ignored) when unset. Only endpoints on SEJMI_PUSH_HOSTS are stored or called
+# (https; "*.x" names x's subdomains; a loopback host named there may be plain http: tests).
+SEJMI_VAPID_PRIVATE_KEY = os.environ.get("SEJMI_VAPID_PRIVATE_KEY", "")
+SEJMI_VAPID_KEY_FILE = os.environ.get("SEJMI_VAPID_KEY_FILE", str(BASE_DIR / "vapid.key"))
+SEJMI_VAPID_SUBJECT = os.environ.get("SEJMI_VAPID_SUBJECT", "mailto:admin@localhost")
+SEJMI_PUSH_HOSTS = env_list("SEJMI_PUSH_HOSTS", ",".join([
+    "fcm.googleapis.com", "android.googleapis.com",  # Chrome, Edge on Android, Opera, Brave
+    "updates.push.services.mozilla.com", "*.push.services.mozilla.com",  # Firefox
+    "*.notify.windows.com",  # Edge on Windows (WNS)
+    "web.push.apple.com", "*.push.apple.com",  # Safari
+]))
+SEJMI_PUSH_TIMEOUT_S = float(os.environ.get("SEJMI_PUSH_TIMEOUT_S", "5"))
+SEJMI_PUSH_TRIES = int(os.environ.get("SEJMI_PUSH_TRIES", "3"))
+SEJMI_PUSH_BACKOFF_S = float(os.environ.get("SEJMI_PUSH_BACKOFF_S", "2"))
+SEJMI_PUSH_WORKERS = int(os.environ.get("SEJMI_PUSH_WORKERS", "2"))
+
 # Every handler redacts `token=` / `ticket=` values (sejmi.log_redaction). uvicorn's loggers
 # are configured here too: Django configures logging after uvicorn has, so these handlers
 # replace uvicorn's own in every server that loads sejmi.asgi. Its --no-access-log (make run)

@@ -11,7 +11,7 @@ urlpatterns = [
     path("api/", include("games.urls")),
     path("api/", include("replays.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("", include("replays.page_urls")),
+    path("", include("replays.disputes.page_urls")),
     path("", include("frontend.urls")),
 ]
 

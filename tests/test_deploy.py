@@ -169,7 +169,7 @@ def test_the_init_script_makes_the_replication_role_its_slot_and_its_pg_hba_line
             conn.execute(f'DROP ROLE IF EXISTS "{owner}"')
 def test_the_service_reaches_postgresql_through_pgbouncer_in_transaction_mode():
     """Issue 20: PgBouncer fronts the primary for every service process; migrations (the
-    owner's alias) go straight to PostgreSQL. tests/test_pgbouncer.py runs the command path
+    owner's alias) go straight to PostgreSQL. tests/core/test_pgbouncer.py runs the command path
     through a real one with deploy/pgbouncer.ini's settings."""
     import configparser
 

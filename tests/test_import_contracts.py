@@ -38,6 +38,21 @@ def test_an_upward_import_breaks_the_layers(tmp_path):
     assert "games.core.errors -> games.table.commands" in done.stdout
 
 
+def test_the_record_never_imports_the_disputes_and_a_new_module_is_placed(tmp_path):
+    for name in (*PACKAGES, "sejmi"):
+        shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("static"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    transcript = tmp_path / "replays" / "transcript.py"
+    transcript.write_text(transcript.read_text() + "\nfrom replays.disputes import models\n")
+    (tmp_path / "replays" / "leaderboards.py").write_text('"""A module in no layer."""\n')
+
+    done = _lint(tmp_path)
+
+    assert done.returncode != 0
+    assert "replays.transcript -> replays.disputes.models" in done.stdout
+    assert "replays.leaderboards" in done.stdout  # the replays' layers are exhaustive
+
+
 def test_no_import_cycle_between_modules_even_inside_functions():
     sys.path.insert(0, str(ROOT))
     try:

@@ -1,5 +1,6 @@
-"""`{% card_words_script %}`: frontend.card_words (the one source of effect and term texts) as
-the JSON `#card-words` that static/frontend/glossary.js and cards.js read."""
+"""`{% card_words_script %}`: frontend.card_words (the card and term words, with the engine's
+effect table) as the JSON `#card-words` that static/frontend/glossary.js, cards.js and
+yourself.js read."""
 
 from __future__ import annotations
 

@@ -71,11 +71,11 @@ def chat_hide(*, user, game_id: int, channel: Any, message_id: Any, team: Any = 
     reason = chat_rules.clean_text(reason)
     with transaction.atomic():
         # No row lock: SELECT FOR UPDATE needs UPDATE, which the service's role rightly lacks
-        # on this append-only table (issue 21: a 500 in production). The hiding is a row of its
+        # on this append-only table (it was a 500 in production). The hiding is a row of its
         # own, one per message (its unique key): of two staff hiding at once, one inserts it.
-        row = ChatMessage.objects.filter(game_id=game_id, channel=channel,
-                                         team=team if partners else None, number=message_id)
-        row = row.select_related("author").first()
+        rows = ChatMessage.objects.filter(game_id=game_id, channel=channel,
+                                          team=team if partners else None, number=message_id)
+        row = rows.select_related("author").first()
         if row is None:
             raise not_found("chat message")
         ChatHiding.objects.bulk_create([ChatHiding(message=row, by=user, reason=reason,

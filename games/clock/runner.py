@@ -101,7 +101,7 @@ def sweep(*, limit: int = 200, pool: Executor | None = None) -> int:
 
 
 # Every look of the loop asks these and mostly finds nothing: plain SQL (games.core.plain_sql),
-# not the ORM, whose compiling was most of an idle runner's CPU (issue 19).
+# not the ORM, whose compiling was most of an idle runner's CPU.
 def _overdue(limit: int) -> list[tuple[int, int]]:
     """(game_id, seq) of the active games whose deadline has passed, the most overdue first."""
     now = connection.ops.adapt_datetimefield_value(timezone.now())
@@ -143,7 +143,7 @@ def run(*, interval: float = 0.2, stop: threading.Event | None = None,
         beside: Callable[[], object] | None = None, beside_every: float = 1.0,
         alarm: Alarm | None = None) -> None:  # fmt: skip
     """Look every `interval` until `stop` is set: read when the next deadline and reminder
-    are due (`next_due`, one plain statement: all an idle look costs, issue 19); if a deadline
+    are due (`next_due`, one plain statement: all an idle look costs); if a deadline
     has passed, advance every game whose deadline has, again at once while some acted (bots
     answer each other at once). PostgreSQL is all it needs. Several may run at once (`manage.py
     run_deadlines` on several hosts): `advance` acts under the game's row lock and only at the
@@ -184,7 +184,7 @@ def _run_on_alarm(alarm: Alarm, stop: threading.Event, advance_all: Callable[[],
                   beside: Callable[[], object] | None, retry: float) -> None:  # fmt: skip
     """`make run`'s loop: at each ring or next due time, advance every overdue game, then run
     `beside` (every notification chore) if a reminder is due, a ring asked for it, or
-    alarm.IDLE_LOOK_S has passed (issue 19: no chores for a move that told nobody), then read
+    alarm.IDLE_LOOK_S has passed (no chores for a move that told nobody), then read
     the next due time (after the chores: what they or a command meanwhile set) and sleep."""
     due: Due | None = None  # not read yet: anything may be due
     chores_at = 0.0
@@ -240,7 +240,8 @@ def start() -> threading.Thread:
     """`make run`'s runner: the one loop in a daemon thread of the web process, deadlines, bot
     moves and every notification chore, each time its alarm says something is due: after a
     commit that had a task for Celery (none here), at that task's eta, at the next due time in
-    the database, and every alarm.IDLE_LOOK_S. Idle, it sleeps (issue 19)."""
+    the database, and every alarm.IDLE_LOOK_S. Idle, it sleeps. It also follows the games
+    committed since its last look (games.core.followers, SEJMI_FOLLOW "thread")."""
     alarm = Alarm()
     task_queue.when_not_sent(alarm.ring)
     # SEJMI_FOLLOW "thread": a commit wakes the loop for a look (not for every chore).

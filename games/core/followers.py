@@ -23,6 +23,7 @@ The table imports no follower; a new cross-game feature is a new package that re
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -83,12 +84,13 @@ def registered() -> tuple[Follower, ...]:
 # --- the cursor ---------------------------------------------------------------------------
 
 
-def catch_up(name: str, game_id: int,
-             handle: Callable[[GameState | None, list[GameEvent]], T]) -> T | None:  # fmt: skip
+def catch_up(name: str, game_id: int, handle: Callable[[GameState | None, list[GameEvent]], T],
+             *, state: bool = True) -> T | None:  # fmt: skip
     """In one transaction, under the row lock of follower `name`'s cursor on the game: hand
     `handle(state at the cursor, the events past it)`, then move the cursor past them. None
     when nothing was past it (or the game is gone). Twice at once: the second waits for the
-    lock and finds nothing new."""
+    lock and finds nothing new. `state=False`: the handler reads the events alone (None is
+    handed; folding the state costs a snapshot and events read)."""
     with transaction.atomic():
         if not Game.objects.filter(pk=game_id).exists():
             return None
@@ -99,10 +101,19 @@ def catch_up(name: str, game_id: int,
         rows = event_store.load(game_id, after=cursor.seq)
         if not rows:
             return None
-        done = handle(event_store.state_at(game_id, cursor.seq), rows)
+        done = handle(event_store.state_at(game_id, cursor.seq) if state else None, rows)
+        _die_here_if_asked(name)
         cursor.seq = rows[-1].seq
         cursor.save(update_fields=["seq"])
         return done
+
+
+def _die_here_if_asked(name: str) -> None:
+    """Fault injection for the crash test (tests/core/test_followers.py), as bench-faults
+    kills processes: SEJMI_FOLLOWER_DIES_AT=<follower> ends the process abruptly after that
+    follower did its work and before its transaction commits."""
+    if os.environ.get("SEJMI_FOLLOWER_DIES_AT") == name:
+        os._exit(70)
 
 
 def lagging(name: str, min_age: timedelta = timedelta(0), limit: int = 100) -> list[int]:
@@ -241,8 +252,6 @@ def _redis(*, blocking: bool = False):
     """A redis.Redis per process and use: the wake-up's gives up after REDIS_TIMEOUT_S (a
     black-holed Redis must not hold a command's answer), the blocking take's waits longer than
     its BLPOP."""
-    import os
-
     import redis
 
     key = (os.getpid(), blocking)

@@ -57,7 +57,7 @@ class DeadlineKind(StrEnum):
 
     @property
     def times_a_decision(self) -> bool:
-        """A decision's deadline (R21): a late command applies it first (games.table.commands)."""
+        """A decision's deadline (R21): a late command applies it first (games.table.commit)."""
         return self in (DeadlineKind.BOT, DeadlineKind.BLOCK, DeadlineKind.TURN)
 
     @property

@@ -10,18 +10,22 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import DateTimeField, JSONField, Model
 
 
 def insert(model: type[Model], fields: Sequence[str], rows: Iterable[Sequence[Any]], *,
            returning: str | None = None) -> list[Any]:  # fmt: skip
     """One multi-row INSERT of `rows` (values in the order of `fields`: foreign keys as ids,
-    datetimes aware); returns the `returning` field's values, in the rows' order."""
+    datetimes aware); returns the `returning` field's values, in the rows' order. Without
+    `returning`, in a command's transaction it is sent with the other writes
+    (`command_transaction`)."""
     rows = list(rows)
     if not rows:
         return []
     sql, params = _insert_sql(model, fields, rows)
+    if returning is None and _defer(sql, params):  # sent with the command's other writes
+        return []
     if returning is not None:
         sql += f" RETURNING {model._meta.get_field(returning).column}"
     with connection.cursor() as cursor:
@@ -93,63 +97,25 @@ def rows(sql: str, params: Sequence[Any]) -> list[tuple]:
 
 
 def changed(sql: str, params: Sequence[Any], *, wait: bool = True) -> int | None:
-    """Run an UPDATE or DELETE; how many rows it changed. `wait=False`: the caller knows
-    (it holds the rows' locks), so in a pipeline the statement need not wait: None."""
-    _state.uncounted = not wait
-    try:
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            return cursor.rowcount if wait or not _in_pipeline() else None
-    finally:
-        _state.uncounted = False
+    """Run an UPDATE or DELETE; how many rows it changed. `wait=False`: the caller knows (it
+    holds the rows' locks), so in a command's transaction the statement is sent with the
+    other writes (`command_transaction`): None."""
+    if not wait and _defer(sql, params):
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.rowcount
 
 
-# --- fewer round trips (issue 19) ---------------------------------------------------------
-# A command's transaction used to wait for the server after each of its ~11 statements. On
-# PostgreSQL psycopg's pipeline mode sends a statement at once and waits only where a result
-# is read: the command path reads what it may need in one round trip (`together`), and its
-# writes, whose results nobody reads before COMMIT, travel in the round trip that ends the
-# pipeline (`pipeline`). SQLite (`make run`) runs the same statements one by one.
-
-
-@contextmanager
-def pipeline() -> Iterator[Callable[[], None]]:
-    """Inside a transaction: statements are sent as they are made and only a read of a result
-    waits. Yields `sync`: send what is queued and wait for it, so a queued write's error
-    surfaces there (at the end of a savepoint that must catch it); the pipeline's end syncs
-    too. Errors come out as Django's (IntegrityError for a spent unique key). An UPDATE or
-    DELETE waits for its row count (the ORM's `update()` and `save()` read it), unless sent
-    by `changed(..., wait=False)`."""
-    if connection.vendor != "postgresql":
-        yield lambda: None
-        return
-    connection.ensure_connection()
-    with (connection.wrap_database_errors, connection.connection.pipeline() as pipe,
-          connection.execute_wrapper(_counted)):  # fmt: skip
-
-        def sync() -> None:
-            with connection.wrap_database_errors:
-                pipe.sync()
-
-        outer, _state.sync = getattr(_state, "sync", None), sync
-        try:
-            yield sync
-        finally:
-            _state.sync = outer
-
-
-_state = threading.local()  # the pipeline's sync, and whether a statement needs no count
-
-
-def _counted(execute, sql, params, many, context):
-    """In a pipeline, an UPDATE or DELETE waits for its result: its caller reads the count."""
-    done = execute(sql, params, many, context)
-    if not getattr(_state, "uncounted", False) and sql.lstrip()[:6].upper() in _COUNTED:
-        _state.sync()
-    return done
-
-
-_COUNTED = ("UPDATE", "DELETE")
+# --- a command in three round trips -------------------------------------------------------
+# A command's transaction on PostgreSQL waits three times: BEGIN (psycopg waits to learn the
+# transaction began), the reads (`together`: one message of several statements, run by the
+# server in order, each with its own snapshot, so a read after the lock sees what the last
+# command on the game committed), and the writes with COMMIT (one message: the writes, whose
+# results nobody reads, merged into one statement where they can be, then COMMIT). Several
+# statements go in one message through a client-side-binding cursor (the simple query
+# protocol); the service's own cursors bind on the server. SQLite (`make run`) runs the same
+# statements one by one.
 
 
 @dataclass(frozen=True)
@@ -163,44 +129,133 @@ class Read:
 
 
 def together(*reads: Read) -> list[Any]:
-    """Send every read, then read each result: one round trip in a pipeline, one per read
+    """Send every read, then read each result: one round trip on PostgreSQL, one per read
     elsewhere. Later reads see what earlier ones locked (the server runs them in order)."""
-    cursors = []
-    try:
+    if connection.vendor != "postgresql" or len(reads) == 1:
+        out = []
         for read in reads:
-            cursor = connection.cursor()
-            cursors.append(cursor)
-            cursor.execute(read.sql, read.params)
-        return [read.then(cursor.fetchall()) for read, cursor in zip(reads, cursors, strict=True)]
+            with connection.cursor() as cursor:
+                cursor.execute(read.sql, read.params)
+                out.append(read.then(cursor.fetchall()))
+        return out
+    with _several() as cursor:
+        cursor.execute("; ".join(read.sql for read in reads),
+                       [p for read in reads for p in read.params])  # fmt: skip
+        out = [reads[0].then(cursor.fetchall())]
+        for read in reads[1:]:
+            cursor.cursor.nextset()
+            out.append(read.then(cursor.fetchall()))
+        return out
+
+
+@contextmanager
+def command_transaction() -> Iterator[Callable[[], None]]:
+    """A transaction whose plain writes (`insert`, `changed(wait=False)`) wait and travel
+    together: with COMMIT in one message at its end, when it is the outermost transaction,
+    else at its end or when another statement runs (the order of statements is kept). Yields
+    `sync`: send the writes waiting now (at the end of a savepoint that must catch their
+    errors). Errors come out as Django's (IntegrityError for a spent unique key)."""
+    if connection.vendor != "postgresql":
+        with transaction.atomic():
+            yield lambda: None
+        return
+    outermost = not connection.in_atomic_block
+    with transaction.atomic():
+        outer, _state.deferred = getattr(_state, "deferred", None), []
+        try:
+            with connection.execute_wrapper(_writes_first):
+                yield _flush
+                _flush(commit=outermost)
+        finally:
+            _state.deferred = outer
+
+
+_state = threading.local()  # the command's writes not sent yet; whether they are being sent
+
+
+def _defer(sql: str, params: Sequence[Any]) -> bool:
+    deferred = getattr(_state, "deferred", None)
+    if deferred is None:
+        return False
+    deferred.append((sql, list(params)))
+    return True
+
+
+def _writes_first(execute, sql, params, many, context):
+    """Any other statement of the transaction runs after the writes made before it."""
+    if not getattr(_state, "sending", False):
+        _flush()
+    return execute(sql, params, many, context)
+
+
+def _flush(commit: bool = False) -> None:
+    """Send the writes waiting (and COMMIT: Django's commit then finds the transaction over
+    and sends nothing; its on-commit callbacks run as usual)."""
+    writes, _state.deferred = _state.deferred, []
+    statements = merged(writes)
+    if commit:
+        statements.append(("COMMIT", []))
+    if not statements:
+        return
+    _state.sending = True
+    try:
+        with _several() as cursor:
+            cursor.execute("; ".join(sql for sql, _ in statements),
+                           [p for _, params in statements for p in params])  # fmt: skip
     finally:
-        for cursor in cursors:
-            cursor.close()
+        _state.sending = False
 
 
-def insert_later(model: type[Model], fields: Sequence[str], rows: Sequence[Sequence[Any]], *,
-                 returning: str) -> Callable[[], list[Any]]:  # fmt: skip
-    """`insert` whose RETURNING values are read when first asked for (after COMMIT, for rows
-    pushed then): in a pipeline the statement travels with the other writes instead of
-    waiting on its own. Elsewhere they are read at once."""
-    if not rows:
-        return list
-    cursor = connection.cursor()
-    sql, params = _insert_sql(model, fields, rows)
-    cursor.execute(f"{sql} RETURNING {model._meta.get_field(returning).column}", params)
-    if not _in_pipeline():
-        values = [row[0] for row in cursor.fetchall()]
+def merged(writes: list[tuple[str, list]]) -> list[tuple[str, list]]:
+    """The writes as few statements as PostgreSQL allows: INSERT, UPDATE and DELETE chained as
+    data-modifying CTEs (`WITH w0 AS (…), w1 AS (…) …`: one statement, one snapshot), a new
+    statement where a write would touch a table an UPDATE or DELETE of the chain touches (two
+    changes of one row in one statement are not both applied)."""
+    out: list[tuple[str, list]] = []
+    chain: list[tuple[str, list]] = []
+    changed_tables: set[str] = set()
+
+    def close() -> None:
+        if not chain:
+            return
+        *first, (last_sql, last_params) = chain
+        if first:
+            ctes = ", ".join(f"w{i} AS ({sql})" for i, (sql, _) in enumerate(first))
+            out.append((f"WITH {ctes} {last_sql}",
+                        [p for _, params in first for p in params] + last_params))  # fmt: skip
+        else:
+            out.append((last_sql, last_params))
+        chain.clear()
+        changed_tables.clear()
+
+    for sql, params in writes:
+        verb, table = _target(sql)
+        if table in changed_tables or (verb != "INSERT" and any(
+                _target(s)[1] == table for s, _ in chain)):  # fmt: skip
+            close()
+        chain.append((sql, params))
+        if verb != "INSERT":
+            changed_tables.add(table)
+    close()
+    return out
+
+
+def _target(sql: str) -> tuple[str, str]:
+    """(INSERT | UPDATE | DELETE, the table) of a plain write."""
+    words = sql.split(None, 3)
+    verb = words[0].upper()
+    return verb, (words[1] if verb == "UPDATE" else words[2])
+
+
+@contextmanager
+def _several() -> Iterator[Any]:
+    """A cursor that sends several statements in one message: psycopg's client-side binding,
+    wrapped as Django wraps its own (logged, execute wrappers, errors as Django's)."""
+    import psycopg
+
+    connection.ensure_connection()
+    cursor = connection._prepare_cursor(psycopg.ClientCursor(connection.connection))
+    try:
+        yield cursor
+    finally:
         cursor.close()
-        return lambda: values
-    got: list[list[Any]] = []
-
-    def values() -> list[Any]:
-        if not got:
-            got.append([row[0] for row in cursor.fetchall()])
-            cursor.close()
-        return got[0]
-
-    return values
-
-
-def _in_pipeline() -> bool:
-    return connection.vendor == "postgresql" and bool(connection.connection.pgconn.pipeline_status)

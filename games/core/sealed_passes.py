@@ -5,7 +5,7 @@ decided it, under the game's row lock) but not appended to the public log, not b
 the game's `seq` does not move. Every decision is judged on the public state folded with the
 sealed passes (`folded`), so a player who passed may not pass again or block (R26), bots are
 not asked twice, and the window closes as soon as the last asked player has passed. When the
-window closes — by the last pass, a block or the deadline (R21) — games.table.commands appends the
+window closes — by the last pass, a block or the deadline (R21) — games.table.commit appends the
 sealed passes as ordinary `block_passed` events, each with the `at` it was received, in that
 order, followed by the closing events, in one transaction and one broadcast. The log therefore
 holds exactly the engine's order (the play, the passes, what closed the window): the hash
@@ -101,7 +101,7 @@ def sealed_seats(windows: dict[int, int]) -> dict[int, set[int]]:
 
 
 def carry(game_id: int, rows: list[SealedPass], window_seq: int) -> None:
-    """The window stays open while its seq moves (someone came or went: games.table.commands): its
+    """The window stays open while its seq moves (someone came or went: games.table.commit): its
     sealed passes move with it, each with its own time, in the order received."""
     SealedPass.objects.bulk_create(
         SealedPass(

@@ -7,14 +7,23 @@ from __future__ import annotations
 
 import random
 
-from .cards import BLAST, DUEL, GIVE_NEIGHBOR, STEAL_NEIGHBOR, SWAP_NEIGHBOR
 from .commands import Block, ChooseNeighbor, Command, Handoff, Pass, Play
+from .effects import (
+    AGAINST_KOSTIC,
+    ALONE,
+    DUEL,
+    EFFECTS,
+    NEIGHBOURS,
+    SWAP,
+    TABLE,
+    EffectRule,
+)
 from .legal import legal_commands
-from .resolution import SELF_ONLY
-from .rules import TABLE_WIDE, affected_order, capped, neighbors, table_wide_changes
+from .rules import affected_order, neighbors, table_wide_changes
 from .state import BLOCK, CHOOSE_NEIGHBOR, HANDOFF, PLAY, GameState
 
-DUEL_LOSS_FIRST_BETTOR = 4 / 3  # the first bettor loses 2 lives with probability 2/3
+# The first bettor loses the stake (2 lives) with probability 2/3.
+DUEL_LOSS_FIRST_BETTOR = EFFECTS[DUEL].stake * 2 / 3
 
 
 class RandomBot:
@@ -104,48 +113,52 @@ def preview(s: GameState, kostic: int | None, command: Command) -> list[float]:
         return lives
     kind = s.deck.card(command.card).effects[command.effect].kind
     order = affected_order(s, kostic, kind, command.scope, command.target, tuple(s.lives))
-    if kind in TABLE_WIDE:
+    rule = EFFECTS[kind]
+    reach, change = rule.reach, rule.change
+    if reach == TABLE:
         for seat, new in table_wide_changes(kind, s.lives, s.alive()):
             lives[seat] = new
         return lives
     for seat in order:
         if lives[seat] <= 0:
             continue
-        if kind in SELF_ONLY:
-            lives[seat] = capped(SELF_ONLY[kind](int(lives[seat])))
-        elif kind == BLAST:
-            lives[seat] -= 2
+        if reach == ALONE:
+            assert rule.own is not None
+            lives[seat] = rule.own[int(lives[seat])]
+        elif reach == NEIGHBOURS:
+            assert change is not None
+            lives[seat] = change(lives[seat])
             for nb in neighbors(s, seat):
-                lives[nb] -= 1
-        elif kind == DUEL:
+                lives[nb] += rule.others
+        elif reach == AGAINST_KOSTIC:
             lives[seat] -= DUEL_LOSS_FIRST_BETTOR
-            lives[kostic] -= 2 - DUEL_LOSS_FIRST_BETTOR
-        elif kind in (GIVE_NEIGHBOR, STEAL_NEIGHBOR, SWAP_NEIGHBOR):
+            lives[kostic] -= rule.stake - DUEL_LOSS_FIRST_BETTOR
+        else:  # P picks a neighbour: a gift to the first, a theft or a swap from the richest
             nbs = neighbors(s, seat)
             richest = max(nbs, key=lambda q: lives[q])
-            if kind == GIVE_NEIGHBOR:
-                lives[seat], lives[nbs[0]] = lives[seat] - 1, min(6, lives[nbs[0]] + 1)
-            elif kind == STEAL_NEIGHBOR:
-                lives[seat], lives[richest] = min(6, lives[seat] + 1), lives[richest] - 1
-            elif lives[richest] > lives[seat]:
-                lives[seat], lives[richest] = lives[richest], lives[seat]
+            if reach == SWAP and lives[richest] <= lives[seat]:
+                continue
+            _with_neighbour(lives, rule, seat, nbs[0] if rule.others > 0 else richest)
     eliminated = sum(1 for q in range(s.n) if s.lives[q] > 0 >= lives[q] and q != kostic)
     if eliminated and lives[kostic] > 0:  # R14: the eliminator's bonus
         lives[kostic] = min(6, lives[kostic] + eliminated)
     return [max(0.0, x) for x in lives]
 
 
+def _with_neighbour(lives: list[float], rule: EffectRule, me: int, other: int) -> None:
+    """P (`me`) and the neighbour he picked, after a gift, a theft (gains capped, R1) or a swap."""
+    if rule.reach == SWAP:
+        lives[me], lives[other] = lives[other], lives[me]
+        return
+    assert rule.change is not None
+    lives[me], lives[other] = min(6, rule.change(lives[me])), min(6, lives[other] + rule.others)
+
+
 def _neighbor_preview(s: GameState, command: Command) -> list[float]:
     pending = s.pending
     assert pending is not None and isinstance(command, ChooseNeighbor)
     lives: list[float] = list(s.lives)
-    me, other, kind = pending.queue[0], command.neighbor, pending.effect.kind
-    if kind == GIVE_NEIGHBOR:
-        lives[me], lives[other] = lives[me] - 1, min(6, lives[other] + 1)
-    elif kind == STEAL_NEIGHBOR:
-        lives[me], lives[other] = min(6, lives[me] + 1), lives[other] - 1
-    else:
-        lives[me], lives[other] = lives[other], lives[me]
+    _with_neighbour(lives, EFFECTS[pending.effect.kind], pending.queue[0], command.neighbor)
     return lives
 
 

@@ -1,4 +1,5 @@
-"""Cards, effects and decks. A deck is data: a CSV file in `decks/` or a list of rows."""
+"""Cards and decks. A deck is data: a CSV file in `decks/` or a list of rows; each card has two
+effects, each a colour and an effect of `effects.EFFECTS` (what each does lives there)."""
 
 from __future__ import annotations
 
@@ -8,39 +9,11 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
+from .effects import EFFECTS
 from .errors import illegal
 
 RED, GREEN, BLUE = "red", "green", "blue"
 COLOURS = (RED, GREEN, BLUE)
-
-LOSE_1 = "LOSE_1"
-GAIN_1 = "GAIN_1"
-GIVE_NEIGHBOR = "GIVE_NEIGHBOR"
-STEAL_NEIGHBOR = "STEAL_NEIGHBOR"
-SWAP_NEIGHBOR = "SWAP_NEIGHBOR"
-BLAST = "BLAST"
-DUEL = "DUEL"
-HALVE_EVEN = "HALVE_EVEN"
-DOUBLE_LOW = "DOUBLE_LOW"
-LOW_UP_TOP_DOWN = "LOW_UP_TOP_DOWN"
-LOW_2_TOP_5 = "LOW_2_TOP_5"
-ODD_UP = "ODD_UP"
-EVEN_DOWN = "EVEN_DOWN"
-EFFECTS = (
-    LOSE_1,
-    GAIN_1,
-    GIVE_NEIGHBOR,
-    STEAL_NEIGHBOR,
-    SWAP_NEIGHBOR,
-    BLAST,
-    DUEL,
-    HALVE_EVEN,
-    DOUBLE_LOW,
-    LOW_UP_TOP_DOWN,
-    LOW_2_TOP_5,
-    ODD_UP,
-    EVEN_DOWN,
-)
 
 DECKS_DIR = Path(__file__).with_name("decks")
 

@@ -10,7 +10,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from . import events as ev
-from .cards import DUEL, Deck
+from .cards import Deck
+from .effects import AGAINST_KOSTIC, EFFECTS
 from .rules import affected_order
 from .setup import game_options
 from .state import (
@@ -200,7 +201,8 @@ def _eliminated(s: GameState, d: Data) -> None:
     pending.eliminated.append((seat, d["by"]))
     if seat in pending.queue:  # R11: a player eliminated earlier in the order is skipped
         pending.queue.remove(seat)
-    if seat == pending.seat and pending.effect.kind == DUEL:  # no Kostič, no more duels
+    # No Kostič, no more duels (an all-players duel is against him, R33).
+    if seat == pending.seat and EFFECTS[pending.effect.kind].reach == AGAINST_KOSTIC:
         pending.queue.clear()
 
 

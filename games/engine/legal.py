@@ -10,9 +10,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import compress
 
-from .cards import COLOURS, DUEL, Card, Deck
+from .cards import COLOURS, Card, Deck
 from .commands import BET_VALUES, Bet, Block, ChooseNeighbor, Command, Handoff, Pass, Play
-from .rules import CONDITION_TEXT, NEEDS_OTHER_PLAYER, TABLE_WIDE, meets_condition, scopes_for
+from .effects import CONDITIONS, EFFECTS
+from .rules import scopes_for
 from .state import (
     ACTIVE,
     BET,
@@ -49,11 +50,11 @@ class _EffectPlays:
 
 def _effect_plays(card: Card, index: int) -> _EffectPlays:
     effect = card.effects[index]
-    kind, scopes = effect.kind, scopes_for(effect.colour)
+    rule, scopes = EFFECTS[effect.kind], scopes_for(effect.colour)
     return _EffectPlays(
-        needs_other=kind in NEEDS_OTHER_PLAYER,
-        allowed=tuple(kind in TABLE_WIDE or meets_condition(kind, x) for x in range(MAX_LIVES + 1)),
-        not_kostic=kind == DUEL,
+        needs_other=rule.needs_other,
+        allowed=tuple(rule.table_wide or rule.meets[x] for x in range(MAX_LIVES + 1)),
+        not_kostic=not rule.on_kostic,
         one=tuple(Play(card.id, index, "one", t) for t in range(MAX_SEATS))
         if "one" in scopes
         else (),
@@ -179,8 +180,9 @@ def explain_play(s: GameState, seat: int, play: Play) -> str:
         return "an all-players play names no target"
     if play.target is None or not 0 <= play.target < s.n or s.lives[play.target] == 0:
         return "the target must be a player still in the game"
-    if effect.kind == DUEL and play.target == seat:
+    rule = EFFECTS[effect.kind]
+    if not rule.on_kostic and play.target == seat:
         return "a duel needs another player as target (R3)"
-    if effect.kind in CONDITION_TEXT:
-        return f"{effect.kind} needs a target with {CONDITION_TEXT[effect.kind]} (R9)"
+    if rule.condition is not None:
+        return f"{effect.kind} needs a target with {CONDITIONS[rule.condition][1]} (R9)"
     return "that play is not allowed now"

@@ -7,19 +7,7 @@ decision, a roll, or the end of the effect); an empty list never happens here.
 from __future__ import annotations
 
 from . import rng
-from .cards import (
-    BLAST,
-    DOUBLE_LOW,
-    DUEL,
-    EVEN_DOWN,
-    GAIN_1,
-    GIVE_NEIGHBOR,
-    HALVE_EVEN,
-    LOSE_1,
-    ODD_UP,
-    STEAL_NEIGHBOR,
-    SWAP_NEIGHBOR,
-)
+from .effects import AGAINST_KOSTIC, ALONE, EFFECTS, NEIGHBOURS, SWAP, TABLE, EffectRule, capped
 from .events import (
     COIN_TOSSED,
     DIE_ROLLED,
@@ -31,17 +19,8 @@ from .events import (
     Event,
     event,
 )
-from .rules import TABLE_WIDE, capped, neighbors, table_wide_changes
+from .rules import neighbors, table_wide_changes
 from .state import MAX_LIVES, GameState, Pending
-
-SELF_ONLY = {
-    LOSE_1: lambda x: x - 1,
-    GAIN_1: lambda x: x + 1,
-    HALVE_EVEN: lambda x: x // 2,
-    DOUBLE_LOW: lambda x: x * 2,
-    ODD_UP: lambda x: x + 1,
-    EVEN_DOWN: lambda x: x - 1,
-}
 
 
 def next_step(s: GameState, seed: bytes) -> list[Event]:
@@ -53,36 +32,39 @@ def next_step(s: GameState, seed: bytes) -> list[Event]:
         return [_finish(s, pending)]
     # pending.effect.kind, without the property's call (a step per affected seat)
     kind, target = pending.card.effects[pending.effect_index].kind, pending.queue[0]
-    if kind in TABLE_WIDE:  # R10
+    rule = EFFECTS[kind]
+    reach = rule.reach
+    if reach == TABLE:  # R10
         alive = [q for q in range(s.n) if s.lives[q] > 0]
         return _changes(s, pending, table_wide_changes(kind, s.lives, alive), [target])
-    if kind in SELF_ONLY:  # self-only effects cannot touch each other: resolve the batch (R11)
-        change, batch, changes = SELF_ONLY[kind], list(pending.queue), []
+    if reach == ALONE:  # effects on P alone cannot touch each other: resolve the batch (R11)
+        own, batch, changes = rule.own, list(pending.queue), []
+        assert own is not None
         for q in batch:  # a loop: a comprehension is a call of its own in Python 3.11
-            changes.append([q, capped(change(s.lives[q]))])
+            changes.append([q, own[s.lives[q]]])
         return _changes(s, pending, changes, batch)
-    if kind == BLAST:  # R27: neighbors fixed before P loses 2; order P, left, right
-        changes = [[target, capped(s.lives[target] - 2)]]
-        changes += [[nb, capped(s.lives[nb] - 1)] for nb in neighbors(s, target)]
+    if reach == NEIGHBOURS:  # R27: neighbors fixed before P's change; order P, left, right
+        assert rule.own is not None
+        changes = [[target, rule.own[s.lives[target]]]]
+        changes += [[nb, capped(s.lives[nb] + rule.others)] for nb in neighbors(s, target)]
         return _changes(s, pending, changes, [target])
-    if kind == DUEL:
+    if reach == AGAINST_KOSTIC:
         return [event(DUEL_STARTED, {"seats": [target, pending.seat]})]
-    return _neighbor_step(s, pending, kind, target)
+    return _neighbor_step(s, pending, rule, target)
 
 
-def _neighbor_step(s: GameState, pending: Pending, kind: str, target: int) -> list[Event]:
+def _neighbor_step(s: GameState, pending: Pending, rule: EffectRule, target: int) -> list[Event]:
     options = neighbors(s, target)
     if pending.neighbor is None and len(options) > 1:  # R8: the affected player chooses
         return [event(NEIGHBOR_REQUESTED, {"seat": target, "options": list(options)})]
     other = pending.neighbor if pending.neighbor is not None else options[0]
     mine, theirs = s.lives[target], s.lives[other]
-    if kind == GIVE_NEIGHBOR:
-        changes = [[target, capped(mine - 1)], [other, capped(theirs + 1)]]
-    elif kind == STEAL_NEIGHBOR:
-        changes = [[other, capped(theirs - 1)], [target, capped(mine + 1)]]
-    else:
-        assert kind == SWAP_NEIGHBOR
+    if rule.reach == SWAP:
         changes = [[target, theirs], [other, mine]]
+    else:  # the one who gives a life first (P for a gift, the neighbour for a theft)
+        assert rule.own is not None
+        p, neighbour = [target, rule.own[mine]], [other, capped(theirs + rule.others)]
+        changes = [p, neighbour] if rule.others > 0 else [neighbour, p]
     return _changes(s, pending, changes, [target])
 
 
@@ -117,9 +99,10 @@ def _duel_step(s: GameState, pending: Pending, seed: bytes) -> list[Event]:
             data["side"] = "heads" if data["value"] % 2 else "tails"
             return [event(COIN_TOSSED, data)]
         return [event(DIE_ROLLED, data)]
-    loser = duel.loser  # a bettor who misses loses 2 lives and the duel ends
+    loser = duel.loser  # a bettor who misses loses the stake (2 lives) and the duel ends
+    stake = EFFECTS[pending.card.effects[pending.effect_index].kind].stake
     return _changes(
-        s, pending, [[loser, capped(s.lives[loser] - 2)]], [duel.affected], duel.other(loser)
+        s, pending, [[loser, capped(s.lives[loser] - stake)]], [duel.affected], duel.other(loser)
     )
 
 

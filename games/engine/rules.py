@@ -1,28 +1,17 @@
-"""Pure rule helpers shared by decide, legal and the bots: seats, conditions, winners."""
+"""Pure rule helpers shared by decide, legal and the bots: seats, who an effect reaches, winners.
+What each effect does is `effects.EFFECTS`; this module reads it."""
 
 from __future__ import annotations
 
-from .cards import (
-    BLAST,
-    DOUBLE_LOW,
-    DUEL,
-    EFFECTS,
-    EVEN_DOWN,
-    GIVE_NEIGHBOR,
-    GREEN,
-    HALVE_EVEN,
-    LOW_2_TOP_5,
-    LOW_UP_TOP_DOWN,
-    ODD_UP,
-    RED,
-    STEAL_NEIGHBOR,
-    SWAP_NEIGHBOR,
-)
-from .state import MAX_LIVES, GameState
+from .cards import GREEN, RED
+from .effects import EFFECTS, is_low
+from .state import GameState
 
-TABLE_WIDE = frozenset({LOW_UP_TOP_DOWN, LOW_2_TOP_5})  # R10
-NEEDS_NEIGHBOR_CHOICE = frozenset({GIVE_NEIGHBOR, STEAL_NEIGHBOR, SWAP_NEIGHBOR})  # R8
-NEEDS_OTHER_PLAYER = frozenset({DUEL, GIVE_NEIGHBOR, STEAL_NEIGHBOR, SWAP_NEIGHBOR, BLAST})  # R12
+# Read from the effect table once, as sets and tuples: the hot paths ask by kind.
+TABLE_WIDE = frozenset(kind for kind, rule in EFFECTS.items() if rule.table_wide)  # R10
+NOT_ON_KOSTIC = frozenset(kind for kind, rule in EFFECTS.items() if not rule.on_kostic)  # R3
+# Whether an affected player meets the effect's condition, by kind and lives 0..6 (R9, R33).
+MEETS = {kind: rule.meets for kind, rule in EFFECTS.items()}
 
 
 def scopes_for(colour: str) -> tuple[str, ...]:
@@ -32,39 +21,6 @@ def scopes_for(colour: str) -> tuple[str, ...]:
     if colour == GREEN:
         return ("one",)
     return ("one", "all")
-
-
-def is_low(lives: int) -> bool:
-    return 1 <= lives <= 3
-
-
-def is_high(lives: int) -> bool:
-    return lives >= 4
-
-
-def meets_condition(kind: str, lives: int) -> bool:
-    """R9/R33: the condition an affected player must meet, read on the snapshot (R6, R24)."""
-    if kind == BLAST:
-        return is_high(lives)
-    if kind == HALVE_EVEN or kind == EVEN_DOWN:
-        return lives % 2 == 0
-    if kind == DOUBLE_LOW:
-        return is_low(lives)
-    if kind == ODD_UP:
-        return lives % 2 == 1
-    return True
-
-
-# meets_condition by kind and lives 0..6, worked out once: resolution reads it per seat.
-MEETS = {kind: tuple(meets_condition(kind, x) for x in range(MAX_LIVES + 1)) for kind in EFFECTS}
-
-CONDITION_TEXT = {
-    BLAST: "HIGHHP (4-6 lives)",
-    HALVE_EVEN: "an even number of lives",
-    EVEN_DOWN: "an even number of lives",
-    DOUBLE_LOW: "LOWHP (1-3 lives)",
-    ODD_UP: "an odd number of lives",
-}
 
 
 def left_of(s: GameState, seat: int) -> int:
@@ -113,7 +69,7 @@ def affected_order(
     if scope == "one":
         return [target] if target is not None and MEETS[kind][snapshot[target]] else []
     order = seat_order_from(s, kostic)
-    if kind == DUEL:  # R33: a duel between the Kostič and each other player
+    if kind in NOT_ON_KOSTIC:  # R33: a duel between the Kostič and each other player
         return order[1:]
     affected, meets = [], MEETS[kind]
     for seat in order:  # a loop: a comprehension is a call of its own in Python 3.11
@@ -124,24 +80,22 @@ def affected_order(
 
 def table_wide_changes(kind: str, lives: list[int], alive: list[int]) -> list[list[int]]:
     """R10: LOWHP players get the LOWHP part; TOPHP players that are not LOWHP the TOPHP part."""
+    rule = EFFECTS[kind]
+    low, top_part = rule.low_after, rule.top_after
+    assert low is not None and top_part is not None
     top = max(lives[seat] for seat in alive)
     changes = []
     for seat in alive:
         now = lives[seat]
         if is_low(now):
-            new = min(MAX_LIVES, now + 1) if kind == LOW_UP_TOP_DOWN else 2
+            new = low[now]
         elif now == top:
-            new = now - 1 if kind == LOW_UP_TOP_DOWN else 5
+            new = top_part[now]
         else:
             continue
         if new != now:
             changes.append([seat, new])
     return changes
-
-
-def capped(lives: int) -> int:
-    """R1: a gain above 6 is lost; below 1 is 0 (eliminated)."""
-    return MAX_LIVES if lives > MAX_LIVES else (lives if lives > 0 else 0)
 
 
 def ranking_key(s: GameState, seat: int) -> tuple[int, int]:

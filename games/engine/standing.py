@@ -17,23 +17,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from .cards import BLAST, DUEL, EVEN_DOWN, GIVE_NEIGHBOR, HALVE_EVEN, LOSE_1, SWAP_NEIGHBOR
 from .commands import Block, Command, Pass
 from .decide import execute
+from .effects import AGAINST_KOSTIC, EFFECTS, SWAP
 from .events import Event
 from .legal import legal_blocks
-from .rules import TABLE_WIDE, affected_order, neighbors, table_wide_changes
+from .rules import affected_order, neighbors, table_wide_changes
 from .state import GameState
 from .window import window_open
 
 NEVER, AIMED_AT_ME, DUEL_AGAINST_ME = "never", "aimed_at_me", "duel_against_me"
 ORDERS = (NEVER, AIMED_AT_ME, DUEL_AGAINST_ME)
 STANDING = "standing"  # the event field that marks an answer given by a standing order
-
-# Section 3's table, column "effect on an affected player P": the kinds that always cost P
-# lives (a duel may cost him 2: section 3.1). GAIN_1, STEAL_NEIGHBOR, DOUBLE_LOW and ODD_UP
-# never do; SWAP_NEIGHBOR and the table-wide kinds depend on the lives (see `aimed_at`).
-COSTS_THE_AFFECTED = frozenset({LOSE_1, GIVE_NEIGHBOR, BLAST, DUEL, HALVE_EVEN, EVEN_DOWN})
 
 
 def affected(s: GameState, seat: int) -> bool:
@@ -54,14 +49,15 @@ def aimed_at(s: GameState, seat: int) -> bool:
     p = s.pending
     assert p is not None
     kind, lives = p.effect.kind, p.snapshot
-    if kind in TABLE_WIDE:
+    rule = EFFECTS[kind]
+    if rule.table_wide:
         changes = table_wide_changes(kind, list(lives), s.alive())
         return any(who == seat and new < lives[seat] for who, new in changes)
     if not affected(s, seat):
         return False
-    if kind == SWAP_NEIGHBOR:
+    if rule.reach == SWAP:
         return all(lives[other] < lives[seat] for other in neighbors(s, seat))
-    return kind in COSTS_THE_AFFECTED
+    return rule.costs_p  # section 3's table, column "effect on an affected player P"
 
 
 def duel_against(s: GameState, seat: int) -> bool:
@@ -69,7 +65,7 @@ def duel_against(s: GameState, seat: int) -> bool:
     reaches him: R33)."""
     p = s.pending
     assert p is not None
-    return p.effect.kind == DUEL and affected(s, seat)
+    return EFFECTS[p.effect.kind].reach == AGAINST_KOSTIC and affected(s, seat)
 
 
 def colours(s: GameState, cards: Iterable[str]) -> set[str]:

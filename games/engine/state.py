@@ -12,6 +12,7 @@ from typing import Any
 
 from .cards import Card, Deck, Effect
 from .copying import make_copier
+from .effects import MAX_LIVES as MAX_LIVES  # R1, beside the effects that change lives
 
 STANDARD, PAIRS, PAIRS_EXTREME = "standard", "pairs", "pairs_extreme"
 VARIANTS = (STANDARD, PAIRS, PAIRS_EXTREME)
@@ -28,7 +29,6 @@ FIRST_ROLL, RESOLVE, DRAW, TURN_END, BETWEEN, ENDING = (
     "between_turns",
     "ending",
 )
-MAX_LIVES = 6
 MAX_SEATS = 6
 VACATION, BOT_AWAY = "vacation", "bot"  # a seat's `away` (API.md, Correspondence)
 

@@ -19,9 +19,9 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import DatabaseError
 
-from games.api.handlers import database_away, forget_dead_connections, pool_exhausted
 from games.chat import rules as chat_rules
 from games.core.codec import state_from_json
+from games.core.db_health import database_away, forget_dead_connections, pool_exhausted
 from games.core.errors import ApiError
 from games.core.pubsub import game_group
 from games.engine import Event, GameState, fold, redact_event, view_for
@@ -34,6 +34,7 @@ from games.live.incoming import FrameError, SocketCommand, Visibility, read_fram
 from games.live.presence import Tracker
 from games.live.socket_db import socket_db
 from games.table import commands, selectors, spectating
+from games.table.publish import CommittedBatch, SealedNotice
 
 NOT_FOUND = 4404  # the close code of an unknown game or path (docs/LIVE_STREAM.md)
 log = logging.getLogger(__name__)
@@ -60,7 +61,7 @@ class Frames(NamedTuple):
 FRAMES: OrderedDict[tuple[int, int, int | None, int], Frames] = OrderedDict()
 
 
-def _remember(message: dict[str, Any]) -> GameState:
+def _remember(message: CommittedBatch) -> GameState:
     """One parse per committed batch, shared by every socket of this process."""
     key = (message["game"], message["seq"])
     if key not in BATCHES:
@@ -70,7 +71,7 @@ def _remember(message: dict[str, Any]) -> GameState:
     return BATCHES[key]
 
 
-def _frames(message: dict[str, Any], state: GameState, viewer: int | None,
+def _frames(message: CommittedBatch, state: GameState, viewer: int | None,
             after: int) -> Frames:  # fmt: skip
     """The frames of one batch for one viewer, rendered once: every spectator (and every
     socket of one seat) shares them. The caller passes the batch and its state: with hundreds
@@ -83,7 +84,7 @@ def _frames(message: dict[str, Any], state: GameState, viewer: int | None,
     return FRAMES[key]
 
 
-def _render(message: dict[str, Any], state: GameState, viewer: int | None,
+def _render(message: CommittedBatch, state: GameState, viewer: int | None,
             after: int) -> Frames:  # fmt: skip
     game_id, seq = message["game"], message["seq"]
     frames = []
@@ -106,7 +107,7 @@ def _render(message: dict[str, Any], state: GameState, viewer: int | None,
     return Frames(tuple(frames), wire.serialised(frames))
 
 
-def _seen_by(message: dict[str, Any], state: GameState, viewer: int | None) -> GameState:
+def _seen_by(message: CommittedBatch, state: GameState, viewer: int | None) -> GameState:
     """The batch's state as `viewer` knows it: with his own pass if it was sealed in the window
     left open at this seq (R19; games.core.sealed_passes.seen_by), so his view never offers a `pass`
     the service would refuse."""
@@ -298,7 +299,7 @@ class GameConsumer(AsyncWebsocketConsumer):
                 await self.close(TRY_AGAIN_LATER)
         await self.websocket_disconnect({"code": TRY_AGAIN_LATER})  # leaves; StopConsumer
 
-    async def game_committed(self, message: dict[str, Any]) -> None:
+    async def game_committed(self, message: CommittedBatch) -> None:
         """One committed batch (games.table.publish). Events up to `last_sent` were sent already (a
         resync answer may have overtaken the broadcast); a batch starting past `last_sent + 1`
         means the layer dropped one: fill in from the log."""
@@ -343,7 +344,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         if message["seq"] > self.last_sent:
             await self._resync(self.last_sent)
 
-    async def game_sealed(self, message: dict[str, Any]) -> None:
+    async def game_sealed(self, message: SealedNotice) -> None:
         """R19: a pass was sealed. Only the passer's own sockets send anything: his view, now
         with his pass (`legal: []`); every other socket stays silent, as if nothing happened."""
         name = getattr(self.user, "username", None)
@@ -394,3 +395,19 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def _send(self, payload: dict[str, Any]) -> None:
         await self.send(text_data=frame_text(payload))
+
+
+# What a process's sockets share, for callers outside the consumer (bench/scenarios/write_cpu.py
+# measures the CPU of a batch's rendering): the same work as a socket does, by public names.
+
+
+def committed_state(message: dict[str, Any]) -> GameState:
+    """A committed batch's state, parsed once per process and shared by its sockets."""
+    return _remember(message)
+
+
+def frames_for(message: dict[str, Any], state: GameState, viewer: int | None,
+               after: int) -> Frames:  # fmt: skip
+    """The frames a socket of `viewer` (a seat, None for a spectator) is sent for a committed
+    batch: its events after `after`, then the view; rendered once per audience and shared."""
+    return _frames(message, state, viewer, after)

@@ -7,13 +7,13 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
 
 from games.core import event_store
 from games.engine import GameState
 from games.live.frames import frame_text
 from games.live.socket_db import socket_db
 from games.live.wire import serialised
+from games.table.publish import CommittedBatch
 from games.table.spectating import (
     Shown,
     delay_of,
@@ -45,7 +45,7 @@ class DelayedBatch:
 _BATCHES: OrderedDict[tuple[int, int], asyncio.Future] = OrderedDict()
 
 
-async def delayed_batch(message: dict[str, Any], present: GameState) -> DelayedBatch:
+async def delayed_batch(message: CommittedBatch, present: GameState) -> DelayedBatch:
     """The delayed frames of a committed batch (games.table.publish; `present` is its state),
     computed once per process: every spectator socket awaits the same computation."""
     key = (message["game"], message["seq"])
@@ -62,7 +62,7 @@ async def delayed_batch(message: dict[str, Any], present: GameState) -> DelayedB
         raise
 
 
-def _compute(message: dict[str, Any], present: GameState) -> DelayedBatch:
+def _compute(message: CommittedBatch, present: GameState) -> DelayedBatch:
     game_id, delay = message["game"], delay_of(present)
     start = game_starts([game_id]).get(game_id)
     before = message["events"][0]["seq"] - 1  # where the game stood before this batch

@@ -6,7 +6,7 @@ the consumer died with a traceback and the handshake got an HTTP 500. One log li
 not a traceback: under overload, formatting tracebacks cost more CPU than the requests did.
 (A command over the socket is answered `unavailable` instead: games.live.consumer.) The same
 close answers a database that was lost under the socket (a primary that died, a failover under
-way: games.api.handlers.database_away), and a ticket that cannot be looked up while the
+way: games.core.db_health.database_away), and a ticket that cannot be looked up while the
 cache's Redis is away."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import logging
 
 from django.db import DatabaseError
 
-from games.api.handlers import database_away, database_unavailable
+from games.core.db_health import database_away, database_unavailable
 from games.live.tickets import CacheAway
 
 log = logging.getLogger(__name__)

@@ -12,8 +12,10 @@ def cursors_over(apps, schema_editor):
     heads = apps.get_model("games", "GameProjection").objects.values_list("game_id", "seq")
     rows = []
     for game_id, seq in heads.iterator():
-        rows += [cursor(follower="stats", game_id=game_id, seq=seq),
-                 cursor(follower="ratings", game_id=game_id, seq=seq)]
+        rows += [
+            cursor(follower="stats", game_id=game_id, seq=seq),
+            cursor(follower="ratings", game_id=game_id, seq=seq),
+        ]
     rows += [cursor(follower="notifications", game_id=g, seq=s) for g, s in told.items()]
     cursor.objects.bulk_create(rows, batch_size=1000)
 
@@ -25,27 +27,40 @@ def cursors_back(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0014_quiet_at_the_table'),
+        ("games", "0014_quiet_at_the_table"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='FollowerCursor',
+            name="FollowerCursor",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('follower', models.CharField(max_length=40)),
-                ('seq', models.PositiveIntegerField(default=0)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='games.game')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("follower", models.CharField(max_length=40)),
+                ("seq", models.PositiveIntegerField(default=0)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="games.game",
+                    ),
+                ),
             ],
         ),
         migrations.AddConstraint(
-            model_name='followercursor',
-            constraint=models.UniqueConstraint(fields=('follower', 'game'), name='follower_cursor_once'),
+            model_name="followercursor",
+            constraint=models.UniqueConstraint(
+                fields=("follower", "game"), name="follower_cursor_once"
+            ),
         ),
         migrations.RunPython(cursors_over, cursors_back),
         migrations.DeleteModel(
-            name='NotificationCursor',
+            name="NotificationCursor",
         ),
     ]

@@ -22,16 +22,16 @@ from functools import partial
 from itertools import groupby
 
 from django.contrib.auth import get_user_model
-from django.db.models import F, OuterRef, Q, Subquery
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from games.core import event_store, followers, plain_sql, sealed_passes
 from games.core.codec import state_from_json
-from games.core.models import DeadlineKind, Game, GameProjection
+from games.core.models import DeadlineKind, GameProjection
 from games.engine import Event, GameState, fold
 from games.engine import events as ev
 from games.engine.state import ACTIVE, BLOCK
-from games.notifications import outbox, presence
+from games.notifications import presence
 from games.notifications.models import (
     DeadlineReminder,
     Notification,

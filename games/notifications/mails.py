@@ -1,6 +1,6 @@
-"""The mails' text, in the user's language (cs/en), each with a link to the game and an
-unsubscribe link: a signed token that sets email_mode to off without a login
-(frontend: `/unsubscribe/<token>/`)."""
+"""The mails, in the user's language (cs/en; each kind's words: the table in `kinds`), each with
+a link to the game and an unsubscribe link: a signed token that sets email_mode to off without
+a login (frontend: `/unsubscribe/<token>/`)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games.notifications import kinds
 from games.notifications.models import Notification
 
 SALT = "sejmi.notifications.unsubscribe"
@@ -33,26 +34,13 @@ def _url(path: str) -> str:
 
 
 def line(row: Notification) -> str:
-    """One sentence for a notification, in the active language."""
-    texts = {
-        "your_turn": _("It is your turn in game %(game)s."),
-        "block_window": _("A block window is open for you in game %(game)s."),
-        "deadline_soon": _("Only a fifth of your time is left in game %(game)s."),
-        "eliminated": _("You were eliminated in game %(game)s."),
-        "game_over": _("Game %(game)s is over."),
-        "dispute_decided": _("Staff have decided your dispute about game %(game)s."),
-        "tournament_round": _("Your tournament table is ready: game %(game)s."),
-        "tournament_ended": _("A tournament you played in has ended (your last game: %(game)s)."),
-        "tournament_withdrawn": _("You were withdrawn from a tournament: the bot played all of "
-                                  "game %(game)s for you."),  # fmt: skip
-    }
-    return texts[row.kind] % {"game": row.game_id}
+    """One sentence for a notification, in the active language (the kinds table's `mail`)."""
+    return kinds.mail_sentence(row, translation.get_language())
 
 
 def link(row: Notification) -> str:
-    """Where a notification's mail sends the reader: the game, or for a decided dispute the
-    player's disputes page (which shows the resolution)."""
-    return _url("/disputes/" if row.kind == "dispute_decided" else f"/games/{row.game_id}/")
+    """Where a notification's mail sends the reader (the kinds table's link)."""
+    return _url(kinds.path(row))
 
 
 def _message(
@@ -73,12 +61,9 @@ def _message(
 def immediate(row: Notification, *, to: str, language: str) -> EmailMessage:
     with translation.override(language):
         text = line(row)
-        if row.kind == "dispute_decided":
-            opener = _("Read the decision: %(url)s") % {"url": link(row)}
-        else:
-            opener = _("Open the game: %(url)s") % {"url": link(row)}
+        opener = f"{kinds.action(row, language)}: {link(row)}"
         return _message(to=to, user_id=row.user_id, language=language,
-                        subject=f"Sejmi je: {text}", lines=[text, "", opener])  # fmt: skip
+                        subject=kinds.subject(row, language), lines=[text, "", opener])  # fmt: skip
 
 
 def digest(rows: list[Notification], *, user_id: int, to: str, language: str) -> EmailMessage:

@@ -51,7 +51,8 @@ class DeadlineReminder(models.Model):
 
 
 class NotificationPrefs(models.Model):
-    """A user's mail preferences (`PUT /api/me/preferences/`); no row = the defaults."""
+    """A user's mail and push preferences (`PUT /api/me/preferences/`); no row = the defaults.
+    `push`: Web Push to his subscribed browsers (games.notifications.web_push)."""
 
     MODES = ("immediate", "digest", "off")
     LANGUAGES = ("cs", "en")
@@ -61,6 +62,7 @@ class NotificationPrefs(models.Model):
     email = models.EmailField(null=True, blank=True)
     email_mode = models.CharField(max_length=10, default="immediate")
     language = models.CharField(max_length=2, default="en")
+    push = models.BooleanField(default=True)
 
 
 class OutboxMail(models.Model):

@@ -13,7 +13,7 @@ from games.notifications import services
 from games.notifications.derive import KINDS
 from games.notifications.models import NotificationPrefs
 
-NOTIFICATION_FIELDS = {
+NOTIFICATION_FIELDS: dict[str, serializers.Field] = {
     "id": serializers.IntegerField(),
     "kind": serializers.ChoiceField(KINDS),
     "game": serializers.IntegerField(),
@@ -37,6 +37,7 @@ PrefsShape = inline_serializer("Preferences", {
     "email": serializers.EmailField(allow_null=True),
     "email_mode": serializers.ChoiceField(NotificationPrefs.MODES),
     "language": serializers.ChoiceField(NotificationPrefs.LANGUAGES),
+    "push": serializers.BooleanField(),
 })  # fmt: skip
 
 
@@ -70,5 +71,5 @@ class PreferencesApi(Api):
 
     @extend_schema(request=PrefsShape, responses=answers(200, PrefsShape, 400, 401))
     def put(self, request: Request) -> Response:
-        body = json_object(request, {"email", "email_mode", "language"})
+        body = json_object(request, {"email", "email_mode", "language", "push"})
         return Response(services.prefs_set(user=request.user, body=body))

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from games.core import followers, task_queue
 from games.notifications import derive as deriving
-from games.notifications import outbox, presence
+from games.notifications import outbox, presence, web_push
 from games.notifications.models import DeadlineReminder, Notification
 from games.notifications.push import push
 
@@ -92,6 +92,7 @@ def deliver(created: list[Notification], mail_ids: list[int]) -> None:
 
 def _after(created: list[Notification], mail_ids: list[int]) -> None:
     push(created)
+    web_push.deliver(created)  # returns at once: the posts run on webpush's threads
     for mail_id in mail_ids:
         if not _send_task(MAIL_TASK, mail_id):
             outbox.send(mail_id)

@@ -83,7 +83,7 @@ def notification_tell(*, user_id: int, kind: str, game_id: int, seq: int) -> Not
 
 def prefs_view(prefs: NotificationPrefs) -> dict[str, Any]:
     return {"email": prefs.email or None, "email_mode": prefs.email_mode,
-            "language": prefs.language}  # fmt: skip
+            "language": prefs.language, "push": prefs.push}  # fmt: skip
 
 
 def prefs_get(*, user) -> dict[str, Any]:
@@ -100,6 +100,10 @@ def prefs_set(*, user, body: dict[str, Any]) -> dict[str, Any]:
         prefs.email_mode = _choice(body["email_mode"], NotificationPrefs.MODES, "email_mode")
     if "language" in body:
         prefs.language = _choice(body["language"], NotificationPrefs.LANGUAGES, "language")
+    if "push" in body:
+        if not isinstance(body["push"], bool):
+            raise ApiError(Code.INVALID, "push is true or false")
+        prefs.push = body["push"]
     prefs.save()
     return prefs_view(prefs)
 

@@ -18,7 +18,7 @@ def follow(game_id: int) -> int:
         services.game_ended(game_id)
         return 1
 
-    return followers.catch_up(NAME, game_id, rate) or 0
+    return followers.catch_up(NAME, game_id, rate, state=False) or 0
 
 
 FOLLOWER = followers.Follower(name=NAME, follow=follow, rebuild=services.rebuild)

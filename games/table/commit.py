@@ -105,7 +105,7 @@ def bots_decision(state: GameState, seed: bytes) -> tuple[list[Event], GameState
 def _standing_answers(game_id: int, before: GameState, after: GameState, seed: bytes,
                       known: list[tuple] | None) -> tuple[list[Event], GameState]:  # fmt: skip
     """A window that opened in this batch is answered at once, after the bots, by the standing
-    orders of the players asked (issue 10): ordinary block / pass events marked `standing`,
+    orders of the players asked: ordinary block / pass events marked `standing`,
     sealed like anyone's pass (R19). An order set while a window is open answers from the next."""
     opened = window_open(after) and not (window_open(before) and before.turn == after.turn)
     orders = standing_orders.orders_by_seat(game_id, after, known) if opened else {}
@@ -130,8 +130,8 @@ def commit(game_id: int, decide: Decision, expected_seq: int | None,
     would have (docs/CHOICES.md)."""
     refused: ApiError | None = None
     try:
-        # In a pipeline (PostgreSQL): the reads in one round trip, the writes in another.
-        with transaction.atomic(), plain_sql.pipeline() as sync:
+        # PostgreSQL: BEGIN, the reads in one round trip, the writes with COMMIT in another.
+        with plain_sql.command_transaction() as sync:
             proj, ahead = _read_ahead(game_id)
             if proj is None:
                 raise not_found()
@@ -166,7 +166,7 @@ def _lost_race() -> ApiError:
 
 def _apply_deadline(proj: GameProjection, ahead: Ahead, sync: Callable[[], None]) -> None:
     """R21 for a late command: the timeout (or the awaited bots' moves) the workers have not
-    applied yet. A refusal here is a bug (as in games.table.deadline.advance): logged, and the
+    applied yet. A refusal here is a bug (as in games.clock.runner.advance): logged, and the
     command is judged as if no deadline had passed."""
     kind = DeadlineKind(proj.deadline_kind)
     act = bots_decision if kind is DeadlineKind.BOT else timeout_decision
@@ -223,8 +223,9 @@ def _append_or_seal(proj: GameProjection, public: GameState, sealed: list[Sealed
     if sealed and window_open(after) and all(kind_of(e.type).away for e in told):
         # Someone came or went while the window stays open: that is told, and the passes
         # stay sealed, carried to the new seq (R19).
+        carried = sealed_passes.as_events(sealed) + keep
         done = append(proj.game_id, proj, public, [(now, told)], fold(told, public),
-                       deadline_state=after, sealed=sealed_passes.as_events(sealed) + keep)  # fmt: skip
+                      deadline_state=after, sealed=carried)  # fmt: skip
         sealed_passes.carry(proj.game_id, sealed, done.seq)
         _seal(proj.game_id, done.seq, keep, after, now, tell=False)
         return done

@@ -57,7 +57,7 @@ def _decision_due(state: GameState, since: datetime | None) -> Due:
 
 def overdue(proj: GameProjection, now: datetime) -> bool:
     """The pending decision's deadline has passed: a command arriving now applies it first
-    (games.table.commands), whether or not a worker has come by yet."""
+    (games.table.commit), whether or not a worker has come by yet."""
     return (
         proj.status == "active"
         and proj.deadline_at is not None

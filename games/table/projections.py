@@ -15,6 +15,7 @@ from itertools import groupby
 
 from django.contrib.auth import get_user_model
 from django.db import connection
+
 from games.core import event_store, followers, plain_sql, sealed_passes
 from games.core.codec import state_to_json
 from games.core.models import Game, GameProjection, GameSnapshot

@@ -5,6 +5,7 @@ games.table.deadline.)"""
 from __future__ import annotations
 
 import logging
+from typing import Literal, NotRequired, TypedDict
 
 from games.core.codec import iso
 from games.core.models import GameEvent, GameProjection
@@ -14,12 +15,45 @@ from games.table import duplicates
 log = logging.getLogger(__name__)
 
 
+# The messages the table sends its game's sockets (games.live.consumer reads them): the
+# contract between the two sides, checked by mypy on both.
+class EventRow(TypedDict):
+    seq: int
+    type: str
+    v: int
+    at: str
+    data: dict
+
+
+class CommittedBatch(TypedDict):
+    """A committed batch: its events, the public state after it (the projection's JSON) and
+    the deadline; `sealed`: the passes sealed in the window left open at `seq` (R19), for
+    each passer's own view only."""
+
+    type: Literal["game.committed"]
+    game: int
+    seq: int
+    events: list[EventRow]
+    state: dict
+    deadline: str | None
+    sealed: NotRequired[list[dict]]
+
+
+class SealedNotice(TypedDict):
+    """Passes sealed at `seq` without an append: the named players' sockets send their view."""
+
+    type: Literal["game.sealed"]
+    game: int
+    seq: int
+    names: list[str]
+
+
 def broadcast(game_id: int, rows: list[GameEvent], proj: GameProjection,
               sealed: list[dict] = ()) -> None:  # fmt: skip
     """`sealed`: the data of the passes sealed in the window open at the new seq (R19). The
     message stays inside the service: each socket renders its passer's own view from it, and
     no frame to anyone else depends on it (games.live.consumer)."""
-    message = {
+    message: CommittedBatch = {
         "type": "game.committed",
         "game": game_id,
         "seq": rows[-1].seq,
@@ -44,7 +78,7 @@ def broadcast(game_id: int, rows: list[GameEvent], proj: GameProjection,
 def tell_the_passer(game_id: int, seq: int, names: list[str]) -> None:
     """After COMMIT: the sockets of these players (and only theirs: games.live.consumer) send
     their new view. A failure loses nothing: a resync or the next batch brings the view."""
-    message = {"type": "game.sealed", "game": game_id, "seq": seq, "names": names}
+    message: SealedNotice = {"type": "game.sealed", "game": game_id, "seq": seq, "names": names}
     try:
         group_send(game_group(game_id), message)
     except Exception:

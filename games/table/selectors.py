@@ -1,11 +1,9 @@
-"""Reads: views, event lists and lobby lists, always redacted for the caller (R23), and the
-state at any seq (`state_at`). What a spectator of a delayed game may see of them:
-games/table/spectating.py; replays of the past: replays/selectors.py. Reads are made from the public
-state; while a block window is
-open, a caller who passed also sees his own sealed pass (games.core.sealed_passes, R19). A read
-applies
-no deadline: after one, the view's `deadline` is in the past until a worker or the next
-command applies it (games.table.commands)."""
+"""Reads: views, event lists and lobby lists, always redacted for the caller (R23); the state
+at any seq is games.core.event_store's `state_at`. What a spectator of a delayed game may see of
+them: games/table/spectating.py; replays of the past: replays/selectors.py. Reads are made from
+the public state; while a block window is open, a caller who passed also sees his own sealed
+pass (games.core.sealed_passes, R19). A read applies no deadline: after one, the view's
+`deadline` is in the past until a worker or the next command applies it (games.table.commit)."""
 
 from __future__ import annotations
 

@@ -117,7 +117,9 @@ class EventSerializer(serializers.Serializer):
     seq = serializers.IntegerField()
     type = serializers.CharField()
     at = serializers.DateTimeField()
-    data = serializers.JSONField(help_text="redacted for the caller (R23)")
+    # A field named `data`: DRF's metaclass takes declared fields off the class, so the
+    # serializer's own `data` property stays (the stubs see only the class attribute).
+    data = serializers.JSONField(help_text="redacted for the caller (R23)")  # type: ignore[assignment]
 
 
 class EventsSerializer(serializers.Serializer):

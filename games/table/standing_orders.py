@@ -1,8 +1,8 @@
-"""Standing orders (issue 10): a player's private word on how his block windows are answered
+"""Standing orders: a player's private word on how his block windows are answered
 while he is away — per game, or as his default for every game without one.
 
 Orders belong to the user: append-only `StandingOrder` rows, the latest of (user, game) wins,
-`block` null removes it. Only the owner reads them (`order_get`); games.table.commands asks
+`block` null removes it. Only the owner reads them (`order_get`); games.table.commit asks
 `orders_by_seat` when a window opens and lets the engine answer (games.engine.standing).
 """
 

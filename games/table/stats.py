@@ -20,7 +20,7 @@ def follow(game_id: int) -> int:
             _count_game(game_id, set(row.data["winners"]))
         return len(ended)
 
-    return followers.catch_up(NAME, game_id, count) or 0
+    return followers.catch_up(NAME, game_id, count, state=False) or 0
 
 
 def _count_game(game_id: int, winners: set[int]) -> None:

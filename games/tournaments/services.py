@@ -148,16 +148,18 @@ def _pair_round(proj: TournamentProjection, order: list[str]) -> TournamentProje
     proj = store.append(proj.tournament, proj, [(tf.ROUND_PAIRED, {
         "round": number, "tables": tables, "byes": pairing.byes,
         "bye_points": tf.BYE_POINTS if pairing.byes else None})])  # fmt: skip
-    _tell_round(tables)
+    _tell_round(tables, number)
     return proj
 
 
-def _tell_round(tables: list[dict[str, Any]]) -> None:
+def _tell_round(tables: list[dict[str, Any]], number: int) -> None:
+    """tournament_round to each player of each table: `game` its game, `seq` the round
+    (games.notifications.kinds)."""
     ids = _user_ids([n for t in tables for n in t["players"]])
     for table in tables:
         for name in table["players"]:
             notifications.notification_tell(user_id=ids[name], kind=TOURNAMENT_ROUND,
-                                             game_id=table["game"], seq=0)  # fmt: skip
+                                             game_id=table["game"], seq=number)  # fmt: skip
 
 
 def _user_ids(names: list[str]) -> dict[str, int]:

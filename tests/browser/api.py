@@ -93,6 +93,18 @@ def register(base: str, stem: str = "p") -> Player:
     return Player(base, username, token, http)
 
 
+def page_session(player: Player, **headers: str) -> httpx.Client:
+    """A cookie client logged in through the /login/ form as a browser is (session and CSRF
+    cookies), for the server-rendered pages; `headers` go with every request (Accept-Language)."""
+    http = httpx.Client(base_url=player.base, timeout=15, headers=headers)
+    assert http.get("/login/").status_code == 200
+    form = {"username": player.username, "password": PASSWORD,
+            "csrfmiddlewaretoken": http.cookies["csrftoken"]}  # fmt: skip
+    answer = http.post("/login/", data=form)
+    assert answer.status_code == 302, (answer.status_code, answer.text[-2000:])
+    return http
+
+
 def public(base: str, path: str, **params: Any) -> Any:
     """An anonymous GET: what a spectator may see."""
     answer = httpx.get(f"{base}{path}", params=params, timeout=15)

@@ -1,9 +1,11 @@
-"""Browser tests (issue 8): headless Chromium through Python Playwright against a live service.
+"""Browser tests: headless Chromium through Python Playwright against a live service.
 
-Session-wide: one service (tests/browser/live.py: its own database, uvicorn on a free port) and
-one Chromium. Per test: browser contexts made with `open_page`, each a separate person (cookies,
-language); at the end of the test every page still open is saved as a screenshot in
-tests/browser/screenshots/ and every context is closed.
+Session-wide: one service (tests/browser/live.py: its own database, uvicorn on a free port;
+the fixtures `live`, `live_sqlite` and `site` of tests/conftest.py) and one Chromium. The pages
+are opened on `site`: PostgreSQL, or `make run`'s SQLite for a test parametrized with it. Per
+test: browser contexts made with `open_page`, each a separate person (cookies, language); at the
+end of the test every page still open is saved as a screenshot in tests/browser/screenshots/
+and every context is closed.
 
 Without /usr/bin/chromium these tests are skipped, except in CI (CI=true), where .ci/run
 installs it and a missing browser is a failure.
@@ -14,17 +16,15 @@ from __future__ import annotations
 import os
 import random
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from tests.browser.api import Player, play_out, register
-from tests.browser.live import LiveService
-from tests.browser.ui import INIT_SCRIPT
+from tests.browser.ui import INIT_SCRIPT, SHOTS
 
 HERE = Path(__file__).resolve().parent
-SHOTS = HERE / "screenshots"
 CHROMIUM = Path("/usr/bin/chromium")
 LAUNCH_ARGS = [
     "--headless",
@@ -50,15 +50,6 @@ def pytest_collection_modifyitems(config, items) -> None:
 
 
 @pytest.fixture(scope="session")
-def live() -> Iterator[LiveService]:
-    service = LiveService.start(SHOTS / "server.log")
-    try:
-        yield service
-    finally:
-        service.stop()
-
-
-@pytest.fixture(scope="session")
 def browser():
     if not CHROMIUM.exists():  # only reached in CI: elsewhere the tests were skipped
         pytest.fail(f"CI needs Chromium at {CHROMIUM}: .ci/run installs the chromium package")
@@ -81,12 +72,12 @@ def finished_game(live) -> tuple[int, Player]:
 
 
 @pytest.fixture
-def make_player(live) -> Callable[..., Player]:
-    """make_player(stem="p") → a freshly registered Player with a token client."""
+def make_player(site) -> Callable[..., Player]:
+    """make_player(stem="p") → a freshly registered Player with a token client on `site`."""
     made: list[Player] = []
 
     def make(stem: str = "p") -> Player:
-        made.append(register(live.base, stem))
+        made.append(register(site.base, stem))
         return made[-1]
 
     yield make
@@ -95,7 +86,7 @@ def make_player(live) -> Callable[..., Player]:
 
 
 @pytest.fixture
-def open_page(browser, live, request):
+def open_page(browser, site, request):
     """open_page(label, lang="en", motion="no-preference", scheme="light") → a new page in a
     context of its own (a person), its language set both by the browser locale and by
     Accept-Language, `motion="reduce"` asking for reduced motion, `scheme` the system's colour
@@ -108,7 +99,7 @@ def open_page(browser, live, request):
     ):
         locale, accept = LANGUAGES[lang]
         context = browser.new_context(
-            base_url=live.base,
+            base_url=site.base,
             locale=locale,
             extra_http_headers={"Accept-Language": accept},
             viewport={"width": 1280, "height": 900},

@@ -1,7 +1,11 @@
 """The service the browser tests drive: real processes on loopback, not Django's test client.
 
-A fresh PostgreSQL database (`<DATABASE_URL's name>_browser_<pid>`), `manage.py migrate` into it,
-and uvicorn serving sejmi.asgi on a free port, with bots and deadlines swept in-process
+Two databases, as the service runs on two: `LiveService.start(log)` is PostgreSQL as production
+has it, `LiveService.start(log, database="sqlite")` is `make run`'s shape (a fresh SQLite file,
+`manage.py migrate`, no Redis: the in-memory channel layer), which a newcomer meets first.
+
+On PostgreSQL: a fresh database (`<DATABASE_URL's name>_browser_<pid>`), `manage.py migrate`
+into it, and uvicorn serving sejmi.asgi on a free port, with bots and deadlines swept in-process
 (SEJMI_INPROCESS_RUNNER=1, no Celery) and rigged games allowed. The channel layer is Redis
 pub/sub, whose channels are global to the server whatever the DB number: group names are
 `game_<id>`, so the service gets a CHANNEL_PREFIX of its own (`sejmi.<its database>.`) and
@@ -13,26 +17,23 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
+import sqlite3
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlparse
 
 import psycopg
 
-from bench.env import wait_http
+from tests.support.processes import free_port, wait_http
 
 ROOT = Path(__file__).resolve().parents[2]
+# The databases of `site` (tests/conftest.py): the page flows run on both.
+BOTH = ["postgresql", "sqlite"]
 PYTHON = ROOT / ".venv" / "bin" / "python"
 UNLIMITED = "1000000/min"  # the suite's pages and clients all come from 127.0.0.1
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def database_urls(pid: int) -> tuple[str, str]:
@@ -77,7 +78,9 @@ def _alive(pid: int) -> bool:
 
 @dataclass
 class LiveService:
-    """A running service: `base` is its http URL. `stop()` ends it and drops its database."""
+    """A running service: `base` is its http URL. `stop()` ends it and drops its database.
+    `admin_url` is the PostgreSQL server's maintenance database ("" on SQLite), `database` the
+    service's database name (on SQLite: the file's path)."""
 
     base: str
     process: subprocess.Popen
@@ -86,26 +89,37 @@ class LiveService:
     log: Path
 
     @property
+    def sqlite(self) -> bool:
+        return not self.admin_url
+
+    @property
     def ws_base(self) -> str:
         return self.base.replace("http://", "ws://", 1)
 
     @classmethod
-    def start(cls, log: Path, timeout: float = 60) -> LiveService:
-        admin, db_url = database_urls(os.getpid())
-        name = urlparse(db_url).path.lstrip("/")
-        _drop_leftovers(admin, name.rsplit("_", 1)[0])
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-            conn.execute(f'CREATE DATABASE "{name}"')
-        env = _service_env(db_url, channel_prefix=f"sejmi.{name}.")
-        # As production: the owner migrates and grants; the server runs as the service role.
-        for step in (["migrate", "--database", "owner", "-v", "0"], _grant_step()):
+    def start(cls, log: Path, timeout: float = 60, database: str = "postgresql") -> LiveService:
+        """A service on a fresh `database`: "postgresql" (DATABASE_URL's server) or "sqlite"."""
+        if database == "sqlite":
+            admin, name = "", _sqlite_file()
+            env = _sqlite_env(name)
+            steps: list[list[str]] = [["migrate", "-v", "0"]]
+        else:
+            admin, db_url = database_urls(os.getpid())
+            name = urlparse(db_url).path.lstrip("/")
+            _drop_leftovers(admin, name.rsplit("_", 1)[0])
+            with psycopg.connect(admin, autocommit=True) as conn:
+                conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+                conn.execute(f'CREATE DATABASE "{name}"')
+            env = _service_env(db_url, channel_prefix=f"sejmi.{name}.")
+            # As production: the owner migrates and grants; the server runs as the service role.
+            steps = [["migrate", "--database", "owner", "-v", "0"], _grant_step()]
+        for step in steps:
             done = subprocess.run([str(PYTHON), "manage.py", *step], cwd=ROOT, env=env,
                                   capture_output=True, text=True, timeout=300)  # fmt: skip
             if done.returncode != 0:
                 _drop(admin, name)
                 raise RuntimeError(f"{step[0]} failed:\n{done.stdout}\n{done.stderr}")
-        port = _free_port()
+        port = free_port()
         argv = [
             str(PYTHON),
             "-m",
@@ -134,6 +148,22 @@ class LiveService:
             service.stop()
             raise
         return service
+
+    def execute(self, sql: str, params: tuple = ()) -> list[tuple]:
+        """One statement straight in the service's database (as its owner), its rows. The
+        placeholder is `%s` on both databases."""
+        if self.sqlite:
+            with sqlite3.connect(self.database, timeout=20) as conn:
+                return conn.execute(sql.replace("%s", "?"), params).fetchall()
+        url = urlparse(self.admin_url)._replace(path=f"/{self.database}").geturl()
+        with psycopg.connect(url, autocommit=True) as conn:
+            cursor = conn.execute(sql, params)
+            return cursor.fetchall() if cursor.description else []
+
+    def make_staff(self, username: str) -> None:
+        """Make a registered user a superuser (as `createsuperuser` would): the admin is theirs."""
+        self.execute("UPDATE auth_user SET is_staff = true, is_superuser = true"
+                     " WHERE username = %s", (username,))  # fmt: skip
 
     def tail(self, lines: int = 40) -> str:
         try:
@@ -178,13 +208,36 @@ def _service_env(db_url: str, channel_prefix: str) -> dict[str, str]:
     return env
 
 
+def _sqlite_file() -> str:
+    """A fresh file for `make run`'s database, in a directory of its own."""
+    return str(Path(tempfile.mkdtemp(prefix="sejmi-sqlite-")) / "db.sqlite3")
+
+
+def _sqlite_env(path: str) -> dict[str, str]:
+    """`make run`'s environment (no Redis, no Celery, the in-process runner) on a fresh SQLite
+    file, with the browser suite's throttles and hasher."""
+    env = _service_env("", channel_prefix="")
+    for name in ("REDIS_URL", "CHANNEL_REDIS_URLS", "CELERY_BROKER_URL", "CHANNEL_PREFIX",
+                 "MIGRATE_DATABASE_URL", "DATABASE_REPLICA_URLS", "SEJMI_DB_ROLE",
+                 "SEJMI_PGBOUNCER"):  # fmt: skip
+        env.pop(name, None)
+    env["DATABASE_URL"] = f"sqlite:///{path}"
+    return env
+
+
 def _drop(admin: str, name: str) -> None:
+    if not admin:  # SQLite: the file and its directory
+        for path in Path(name).parent.glob("db.sqlite3*"):
+            path.unlink(missing_ok=True)
+        Path(name).parent.rmdir()
+        return
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-if __name__ == "__main__":  # `python -m tests.browser.live`: a service to poke at by hand
-    service = LiveService.start(Path("/tmp") / f"sejmi-browser-{os.getpid()}.log")
+if __name__ == "__main__":  # `python -m tests.browser.live [sqlite]`: a service to poke at by hand
+    service = LiveService.start(Path("/tmp") / f"sejmi-browser-{os.getpid()}.log",
+                                database=(sys.argv[1:] or ["postgresql"])[0])  # fmt: skip
     print(service.base, file=sys.stderr)
     try:
         signal.pause()

@@ -7,24 +7,11 @@ from __future__ import annotations
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
+from tests.browser.axe import violations
 from tests.browser.ui import login, open_table, wait_drawn
 
 LOG_IN = {"en": "Log in", "cs": "Přihlásit se"}
 RIG = {"first": 0, "hands": [["C17", "C25", "C33"], ["C29", "C01", "C30"]]}
-
-
-def violations(axe: Axe, page, where: str) -> list[str]:
-    """Serious and critical violations on the page as it is now, one line per rule: where,
-    which elements, and axe's message about the first of them."""
-    lines = []
-    for v in axe.run(page).response["violations"]:
-        if v["impact"] not in ("serious", "critical"):
-            continue
-        nodes = v["nodes"]
-        first = next((c["message"] for c in nodes[0]["any"] + nodes[0]["all"]), "") if nodes else ""
-        targets = "; ".join(" ".join(n["target"]) for n in nodes[:5])
-        lines.append(f"{where}: {v['id']} ({v['impact']}) {v['help']} — {targets} — {first}")
-    return lines
 
 
 # Both languages, and each in one of the two themes the pages follow (light and dark).

@@ -11,7 +11,7 @@ import re
 from frontend import time_words
 from tests.browser.api import wait_until
 from tests.browser.ui import login, open_table, wait_drawn, wait_socket
-from tests.czech_register import vy_forms
+from tests.support.czech_register import vy_forms
 
 SLOW = {"block_window_s": 3600, "turn_deadline_s": 86_400}  # nothing times out during the test
 SECONDS = [0, 45, 60, 3595, 3600, 3900, 86_400, 183_600]

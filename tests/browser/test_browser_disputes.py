@@ -1,7 +1,8 @@
-"""Issue 18, "Disputes in the page" (API.md "More pages"): a seated player disputes a moment
+"""Disputes in the page (API.md "More pages"): a seated player disputes a moment
 from the replay viewer (and from the table's log), finds it on /disputes/ with that seq and its
 status, and is told in the bell when staff decide it in the Django admin, whose resolution
-then shows on /disputes/. A spectator is offered no dispute control. With
+then shows on /disputes/ (also on `make run`'s SQLite). A spectator is offered no dispute
+control. With
 SEJMI_DOC_SCREENSHOTS=1 the form and the page are also saved to docs/screenshots/ at 1280×800
 and 360 px, in both languages."""
 
@@ -10,9 +11,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from urllib.parse import urlparse
 
-import psycopg
 import pytest
 
 from tests.browser.api import Player, wait_until
@@ -63,17 +62,8 @@ def file_dispute(page, words: dict, reason: str, seq: int, opened: bool = False)
     page.locator(".dispute-done").get_by_text(words["done"].format(seq=seq)).wait_for()
 
 
-def make_staff(live, player: Player) -> None:
-    """Make a registered user a superuser, straight in the live service's database (as
-    `createsuperuser` would): the admin is then theirs."""
-    url = urlparse(live.admin_url)._replace(path=f"/{live.database}").geturl()
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute("UPDATE auth_user SET is_staff = true, is_superuser = true"
-                     " WHERE username = %s", (player.username,))  # fmt: skip
-
-
 def decide_in_admin(page, dispute_id: int, resolution: str) -> None:
-    """Staff resolve the dispute through the admin's change form (replays/admin.py)."""
+    """Staff resolve the dispute through the admin's change form (replays/disputes/admin.py)."""
     page.goto(f"/admin/replays/dispute/{dispute_id}/change/")
     page.select_option("select[name=status]", "resolved")
     page.fill("textarea[name=resolution]", resolution)
@@ -165,13 +155,16 @@ def test_a_seated_player_disputes_from_the_tables_log(make_player, open_page):
     assert earlier.get_attribute("href") == f"/games/{gid}/replay/?at={seq}"
 
 
-@pytest.mark.parametrize("lang", ["en", "cs"])
+@pytest.mark.parametrize(
+    ("lang", "site"), [("en", "postgresql"), ("cs", "postgresql"), ("en", "sqlite")],
+    indirect=["site"],
+)  # and on make run's SQLite
 def test_staff_decide_and_the_player_is_told_and_reads_the_resolution(
-    lang, live, make_player, open_page
+    lang, site, make_player, open_page
 ):
     words = WORDS[lang]
     eva, referee = make_player("eva"), make_player("referee")
-    make_staff(live, referee)
+    site.make_staff(referee.username)
     gid = seated_game(eva)
     page = open_page(f"eva-{lang}", lang=lang)
     login(page, eva, button=words["log_in"])

@@ -1,5 +1,6 @@
-"""Issue 8, test 2: a newcomer signs up, creates a game against two bots in the lobby and plays
-it to the winners banner, using only the page: no API call, no rigging."""
+"""A newcomer signs up, creates a game against two bots in the lobby and plays
+it to the winners banner, using only the page: no API call, no rigging. On both databases:
+`make run`'s SQLite is where a newcomer starts."""
 
 from __future__ import annotations
 
@@ -7,12 +8,16 @@ import os
 import random
 import re
 
+import pytest
+
 from tests.browser.api import PASSWORD
 from tests.browser.autoplay import play_until_winners
+from tests.browser.live import BOTH
 from tests.browser.ui import seat_lives, wait_drawn
 
 
-def test_newcomer_signs_up_and_plays_a_bot_game_to_the_end(live, open_page):
+@pytest.mark.parametrize("site", BOTH, indirect=True)
+def test_newcomer_signs_up_and_plays_a_bot_game_to_the_end(site, open_page):
     page = open_page("newcomer")
     page.goto("/")
     page.locator("header").get_by_role("link", name="Sign up", exact=True).click()
@@ -22,7 +27,7 @@ def test_newcomer_signs_up_and_plays_a_bot_game_to_the_end(live, open_page):
     page.fill("[name=password1]", PASSWORD)
     page.fill("[name=password2]", PASSWORD)
     page.get_by_role("button", name="Sign up", exact=True).click()
-    page.wait_for_url(f"{live.base}/")
+    page.wait_for_url(f"{site.base}/")
     assert name in page.inner_text("header"), "signed up and logged in"
     assert page.get_by_role("button", name="Log out", exact=True).count() == 1
 

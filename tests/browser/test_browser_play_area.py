@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import pytest
 
+from games.engine.effects import EFFECTS
 from tests.browser.api import settled
-from tests.browser.conftest import SHOTS
-from tests.browser.ui import login, open_table, wait_seq
+from tests.browser.ui import SHOTS, login, open_table, wait_seq
 
 LOG_IN = {"en": "Log in", "cs": "Přihlásit se"}
 
@@ -219,6 +219,15 @@ def test_hitting_yourself_asks_first_and_says_you(make_player, open_page):
     page = open_page("eva")
     login(page, eva)
     seq = open_table(page, gid)
+    # The page asks by the engine's effect table (#card-words' `rules`), not by rules of its own:
+    # what it counts as lost, for every effect and every count of lives, is the table's `loss`.
+    lost = page.evaluate("""async (kinds) => {
+        const table = document.querySelector('script[src$="/table.js"]').src;
+        const { selfLoss } = await import(table.replace(/table\\.js$/, "yourself.js"));
+        const lives = [0, 1, 2, 3, 4, 5, 6];
+        return Object.fromEntries(kinds.map((k) => [k, lives.map((x) => selfLoss(k, x))]));
+    }""", list(EFFECTS))
+    assert lost == {kind: list(rule.loss) for kind, rule in EFFECTS.items()}
     page.click('#hand button[data-card="C25"]')
     page.click('[data-effect="0"]')
     page.get_by_role("button", name="Target yourself", exact=True).click()

@@ -1,6 +1,7 @@
-"""Issue 10: the profile page draws the rating history as an inline SVG (rating_chart.js) with
+"""The profile page draws the rating history as an inline SVG (rating_chart.js) with
 a text alternative, the leaderboard filters by variant, and axe-core finds no serious or
-critical violation on either, in English (light) and Czech (dark)."""
+critical violation on either, in English (light) and Czech (dark); in English also on `make
+run`'s SQLite."""
 
 from __future__ import annotations
 
@@ -10,12 +11,16 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from tests.browser.api import play_out, public
-from tests.browser.test_browser_accessibility import violations
+from tests.browser.axe import violations
 
 
-@pytest.mark.parametrize("lang, scheme", [("en", "light"), ("cs", "dark")])
+@pytest.mark.parametrize(
+    ("lang", "scheme", "site"),
+    [("en", "light", "postgresql"), ("cs", "dark", "postgresql"), ("en", "light", "sqlite")],
+    indirect=["site"],
+)
 def test_the_profile_charts_the_rating_and_the_leaderboard_filters(
-    lang, scheme, make_player, open_page, live
+    lang, scheme, make_player, open_page, site
 ):
     eva, jan = make_player("eva"), make_player("jan")
     for n in range(3):  # three rated games between humans
@@ -23,7 +28,7 @@ def test_the_profile_charts_the_rating_and_the_leaderboard_filters(
         eva.join(gid, 0)
         jan.join(gid, 1)
         play_out(gid, [eva, jan], random.Random(n), timeout=90)
-    history = public(live.base, f"/api/players/{eva.username}/")["history"]
+    history = public(site.base, f"/api/players/{eva.username}/")["history"]
     assert len(history) == 3
 
     page = open_page(f"profile-{lang}-{scheme}", lang=lang, motion="reduce", scheme=scheme)

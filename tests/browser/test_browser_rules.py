@@ -1,4 +1,4 @@
-"""Issue 18: the rules page and cards that speak the page's language, in Chromium.
+"""The rules page and cards that speak the page's language, in Chromium.
 
 - /rules/ in English and Czech holds every card of the engine's standard deck, each with its id
   and both effects in the page's language (frontend/card_words.py, the one source), and no
@@ -18,8 +18,7 @@ import pytest
 from frontend import card_words
 from games.engine import load_deck
 from tests.browser.api import settled
-from tests.browser.conftest import SHOTS
-from tests.browser.ui import login, open_table
+from tests.browser.ui import SHOTS, login, open_table
 
 LOG_IN = {"en": "Log in", "cs": "Přihlásit se"}
 RULES = {"en": "Rules", "cs": "Pravidla"}
@@ -42,7 +41,10 @@ def two_player_game(make_player) -> tuple[int, object, object]:
     return gid, eva, jan
 
 
-@pytest.mark.parametrize("lang", ["en", "cs"])
+@pytest.mark.parametrize(
+    ("lang", "site"), [("en", "postgresql"), ("cs", "postgresql"), ("en", "sqlite")],
+    indirect=["site"],
+)  # and on make run's SQLite
 def test_the_rules_page_holds_every_card_with_both_effects_in_the_page_language(lang, open_page):
     page = open_page(f"rules-{lang}", lang=lang)
     page.goto("/rules/")

@@ -5,11 +5,15 @@ their accessible names."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from tests.browser.api import PASSWORD, Player
 
+SHOTS = Path(__file__).resolve().parent / "screenshots"  # where the browser tests save pages
+
 # Added to every page before its own scripts: a WebSocket that registers itself, so a test can
-# see when the page's socket is open, drop it, and when each frame arrived (bench/web.py too).
+# see when the page's socket is open, drop it, and when each frame arrived (bench/scenarios/web.py
+# too).
 INIT_SCRIPT = """
 (() => {
   const Native = window.WebSocket;

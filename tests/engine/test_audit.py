@@ -170,7 +170,7 @@ def command_ends(game: tuple[list[Event], bytes]) -> list[int]:
 def test_a_log_cut_where_a_player_must_decide_is_a_valid_prefix_so_verify_events_passes(game):
     """A log cut short there is a game that has not gone on yet: re-execution cannot tell.
     Truncation is caught by what the rest of the record says instead: the file header's event
-    count and head hash, or the stored projection (tests/service/test_replays.py)."""
+    count and head hash, or the stored projection (tests/replays/test_replays.py)."""
     events, seed = game
     points = command_ends(game)
     assert len(points) > 50

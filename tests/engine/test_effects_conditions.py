@@ -1,14 +1,14 @@
 """The conditional and table-wide effects in every scope colour (HALVE_EVEN, DOUBLE_LOW,
 LOW_UP_TOP_DOWN, LOW_2_TOP_5, ODD_UP, EVEN_DOWN), and the rulings on how effects read and change
-lives: R1, R6, R9, R10, R12, R24, R27. Helpers and the CUSTOM deck come from test_effects.py."""
+lives: R1, R6, R9, R10, R12, R24, R27. Helpers and the CUSTOM deck come from effects_helpers.py."""
 
 from __future__ import annotations
 
 import pytest
-from helpers import SEED, Game
-from test_effects import choose, custom, finished, moves, play, start
 
 from games.engine import Event, IllegalCommand, Play, execute, fold, legal_commands
+from tests.engine.effects_helpers import choose, custom, finished, moves, play, start
+from tests.engine.helpers import SEED, Game
 
 
 def assert_rejected(g: Game, command: Play) -> None:

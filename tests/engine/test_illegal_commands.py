@@ -4,7 +4,6 @@ change at all — neither to the state passed to `execute` nor to the event log.
 from __future__ import annotations
 
 import pytest
-from helpers import SEED, Game, rigged
 
 from games.engine import (
     OMNISCIENT,
@@ -23,6 +22,7 @@ from games.engine import (
     parse_command,
     view_for,
 )
+from tests.engine.helpers import SEED, Game, rigged
 
 # Kostič seat 0 (lives 6); seat 1 is LOWHP and odd, seat 2 HIGHHP and odd. C40 is in the draw pile.
 HANDS = [["C25", "C06", "C13", "C19", "C22", "C01", "C36"], ["C02", "C33"], ["C03"]]

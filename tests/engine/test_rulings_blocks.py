@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from helpers import Game, rigged
 
 from games.engine import Block, ChooseNeighbor, IllegalCommand, Pass, Play, legal_commands, view_for
+from tests.engine.helpers import Game, rigged
 
 # Seat 0 is the Kostič. Seat 1 holds no green card; seat 2 one of each colour on effect a or b;
 # seat 3 holds a single (green) card. The rig's deck puts C39 on top of the draw pile.

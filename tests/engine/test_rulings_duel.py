@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from helpers import SEED, Game, rigged
 
 from games.engine import (
     Bet,
@@ -19,6 +18,7 @@ from games.engine import (
     legal_commands,
     new_game,
 )
+from tests.engine.helpers import SEED, Game, rigged
 
 # The standard deck has neighbour effects only in green; R11 needs an all-players (red) one.
 RED_STEAL = Deck.from_rows(

@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import pytest
-from helpers import SEED, Game, gain, rigged
 
 from games.engine import (
     Bet,
@@ -22,6 +21,7 @@ from games.engine import (
     redact_event,
     view_for,
 )
+from tests.engine.helpers import SEED, Game, gain, rigged
 
 # Hands for a 3-player game where seat 0 (the Kostič) eliminates seat 1 with green LOSE_1 (C25)
 # and everyone else holds one-player GAIN_1 cards; the deck's top is GAIN_1 cards too.

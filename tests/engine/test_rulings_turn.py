@@ -4,7 +4,6 @@ and the basics of section 2 (scope by colour, the draw, the next Kostič)."""
 from __future__ import annotations
 
 import pytest
-from helpers import SEED, Game, rigged
 
 from games.engine import (
     Deck,
@@ -17,6 +16,7 @@ from games.engine import (
     new_game,
     rng,
 )
+from tests.engine.helpers import SEED, Game, rigged
 
 # A small deck for games whose every card is rigged into a hand (R4, R5).
 SMALL = Deck.from_rows(

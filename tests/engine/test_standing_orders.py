@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import pytest
-from helpers import SEED, rigged
 
 from games.engine import (
     Block,
@@ -31,6 +30,7 @@ from games.engine.standing import (
     standing_command,
 )
 from games.engine.views import redact_event
+from tests.engine.helpers import SEED, rigged
 
 # Seat 0 is the Kostič. Seat 1 holds C26 (green/blue), C01 (green/red), C40 (blue/blue);
 # seat 2 holds only blue and red cards; seat 3 has green ones too.

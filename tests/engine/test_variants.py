@@ -5,10 +5,10 @@ other's hands, R23)."""
 from __future__ import annotations
 
 import pytest
-from helpers import SEED, gain, rigged
 
 from games.engine import Handoff, IllegalCommand, Play, new_game, redact_event
 from games.engine import view_for as view
+from tests.engine.helpers import SEED, gain, rigged
 
 # Seat 0 (the Kostič) eliminates seat 2 with green LOSE_1 (C25); everyone else holds one-player
 # GAIN_1 cards and the deck's top is GAIN_1 cards too, so turns can be driven with GAIN_1 plays.

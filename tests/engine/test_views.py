@@ -7,7 +7,6 @@ import hashlib
 import json
 
 import pytest
-from helpers import SEED, Game, rigged
 
 from games.engine import (
     OMNISCIENT,
@@ -29,6 +28,7 @@ from games.engine import (
     rng,
     view_for,
 )
+from tests.engine.helpers import SEED, Game, rigged
 
 HANDS = [["C25", "C10", "C01"], ["C33", "C40"], ["C26", "C34", "C05"], ["C27", "C28"]]
 GREEN_ONE = Play("C25", 0, "one", 1)  # green LOSE_1 on seat 1

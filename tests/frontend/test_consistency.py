@@ -15,7 +15,6 @@ from django.test import Client
 from django.urls import URLPattern
 from django.utils import translation
 from django.utils.translation import ngettext
-from page_helpers import bot_game, game_ids, join, logged_in, new_game, play_to_end
 
 from frontend import time_words
 from frontend import urls as page_urls
@@ -26,7 +25,8 @@ from games.engine.names import seat_name, seat_names
 from games.notifications.mails import unsubscribe_token
 from replays.phrases import PHRASES
 from replays.transcript import display_names
-from tests.czech_register import vy_forms
+from tests.frontend.page_helpers import bot_game, game_ids, join, logged_in, new_game, play_to_end
+from tests.support.czech_register import vy_forms
 
 CS = {"HTTP_ACCEPT_LANGUAGE": "cs"}
 FRONTEND = Path(__file__).resolve().parents[2] / "frontend"

@@ -1,4 +1,4 @@
-"""The admin's dispute page as a case file (issue 8, "Admins"), and the dispute's optional seq.
+"""The admin's dispute page as a case file, and the dispute's optional seq.
 
 The verdict comes first as OK / FAILED lines; the transcript is in the admin's language; the
 event log has one line per event with the card catalogue folded away in a <details>; the
@@ -14,11 +14,11 @@ import pytest
 from django.contrib.auth.models import Permission
 from django.db import connection
 from django.test import Client
-from page_helpers import api, logged_in, make_user
 
 from games.core.models import GameEvent
-from replays.models import Dispute
-from tests.db_roles import as_owner
+from replays.disputes.models import Dispute
+from tests.frontend.page_helpers import api, logged_in, make_user
+from tests.support.db_roles import as_owner
 
 # Two players with one life each: once seat 1 lets it pass, seat 0's red LOSE_1 on all ends
 # the game at once (R17). A whole game in a dozen events.
@@ -156,7 +156,7 @@ def test_a_dispute_may_name_the_seq_it_is_about(ended):
         body = dispute(ended, seq=seq)
         assert body["seq"] == seq
         assert Dispute.objects.get(pk=body["id"]).seq == seq
-    # One dispute per player and moment (issue 18): the same moment again, or the whole
+    # One dispute per player and moment: the same moment again, or the whole
     # game again, is a duplicate (409), however the seq is left out.
     for again in ({"seq": last}, {"seq": None}, {}):
         answer = api(ended.eva, f"/api/games/{ended.gid}/disputes/", {"reason": "Again.", **again})

@@ -1,4 +1,4 @@
-"""Issue 18: /disputes/ (API.md "More pages") lists the caller's own disputes, newest first,
+"""/disputes/ (API.md "More pages") lists the caller's own disputes, newest first,
 with the moment, the reason, the status and the staff's resolution; it needs a login, shows
 nobody else's, and says what to do when there is none, in English and in Czech ("ty")."""
 
@@ -8,9 +8,9 @@ import re
 
 import pytest
 from django.test import Client
-from page_helpers import api, logged_in, make_user
 
-from replays import disputes
+from replays.disputes import services as disputes
+from tests.frontend.page_helpers import api, logged_in, make_user
 
 
 def seated(client: Client) -> int:

@@ -8,7 +8,8 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
-from page_helpers import (
+
+from tests.frontend.page_helpers import (
     PASSWORD,
     api,
     bot_game,

@@ -8,8 +8,9 @@ import re
 
 import pytest
 from django.test import Client
-from page_helpers import api, bot_game, join, logged_in, new_game
-from page_helpers import play_to_end as play_against_bot
+
+from tests.frontend.page_helpers import api, bot_game, join, logged_in, new_game
+from tests.frontend.page_helpers import play_to_end as play_against_bot
 
 CS = {"HTTP_ACCEPT_LANGUAGE": "cs"}
 

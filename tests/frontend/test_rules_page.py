@@ -11,11 +11,11 @@ import re
 
 import pytest
 from django.test import Client
-from page_helpers import bot_game, logged_in
 
 from frontend import card_words
 from games.engine import load_deck
-from games.engine.cards import EFFECTS as ENGINE_EFFECTS
+from games.engine.effects import EFFECTS as ENGINE_EFFECTS
+from tests.frontend.page_helpers import bot_game, logged_in
 
 CS = {"HTTP_ACCEPT_LANGUAGE": "cs"}
 CARD = re.compile(r'<li class="card" id="card-(C\d+)">(.*?)</li>', re.S)
@@ -103,5 +103,31 @@ def test_the_table_links_to_the_rules_and_carries_the_card_words():
     words = re.search(r'<script id="card-words" type="application/json">(.*?)</script>', page, re.S)
     data = json.loads(words.group(1))
     duel = card_words.EFFECTS["DUEL"]["en"]
-    assert data["effects"]["DUEL"]["en"] == [duel.label, duel.explain]
+    assert data["effects"]["DUEL"]["en"] == [duel.label, duel.explain, ""]
     assert set(data["terms"]) == set(card_words.TERMS)
+
+
+@pytest.mark.django_db
+def test_the_page_json_holds_every_effect_of_the_deck_with_its_rule_and_words():
+    """The table's #card-words carries, for every effect of the standard deck, its words in both
+    languages and its row of the engine's effect table (what yourself.js asks by)."""
+    client = logged_in("eva")
+    page = client.get(f"/games/{bot_game(client)}/").text
+    words = re.search(r'<script id="card-words" type="application/json">(.*?)</script>', page, re.S)
+    data = json.loads(words.group(1))
+    kinds = {e.kind for card in load_deck("standard").cards for e in card.effects}
+    assert kinds <= set(data["effects"]) and kinds <= set(data["rules"])
+    assert set(data["rules"]) == set(ENGINE_EFFECTS) == set(data["effects"])
+    for kind in ENGINE_EFFECTS:
+        for lang in card_words.LANGUAGES:
+            label, explain, yourself = data["effects"][kind][lang]
+            assert label and explain, (kind, lang)
+            # A question exactly where the effect can cost the player who aims it at himself.
+            assert bool(yourself) == any(data["rules"][kind]["loss"]), (kind, lang)
+        rule = ENGINE_EFFECTS[kind]
+        assert data["rules"][kind]["loss"] == list(rule.loss)
+        assert data["rules"][kind]["table_wide"] == rule.table_wide
+    # R9: BLAST costs 2 only at HIGHHP; HALVE_EVEN half of an even count; GAIN_1 nothing.
+    assert data["rules"]["BLAST"]["loss"] == [0, 0, 0, 0, 2, 2, 2]
+    assert data["rules"]["HALVE_EVEN"]["loss"] == [0, 0, 1, 0, 2, 0, 3]
+    assert data["rules"]["GAIN_1"]["loss"] == [0] * 7

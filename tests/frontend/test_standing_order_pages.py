@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
-from page_helpers import api, join, logged_in, new_game
 
 from games.table import commands
+from tests.frontend.page_helpers import api, join, logged_in, new_game
 
 CONTROL = "data-standing-order="
 

@@ -3,39 +3,35 @@
 // "notification", "unread"}), and a list of the newest notifications with links to their games,
 // "Mark all read" and a link to them all (/notifications/). The list and the count come over
 // REST (on load, on opening the list, after every reconnect); the socket only says that
-// something new arrived.
+// something new arrived. Each kind's line and link come from the one table of kinds
+// (games/notifications/kinds.py) as the JSON island #notification-kinds of the page.
 import { api } from "./api.js";
 import { LANG } from "./i18n.js";
 import { moment } from "./times.js";
+import { pushControl } from "./push.js";
 
 const WORDS = {
   en: {
     bell: "Notifications", unread_none: "Notifications, none unread",
     unread: "Notifications, {n} unread", mark_all: "Mark all read", empty: "Nothing new.",
-    your_turn: "Your turn in game {game}", block_window: "You may block in game {game}",
-    deadline_soon: "Time is running out in game {game}",
-    eliminated: "You were eliminated in game {game}", game_over: "Game {game} is over",
     unread_item: "unread", all: "All notifications",
-    dispute_decided: "Staff decided your dispute about game {game}",
-    tournament_round: "Your tournament table is ready: game {game}",
-    tournament_ended: "A tournament you played in has ended (your last game: {game})",
-    tournament_withdrawn: "You were withdrawn from a tournament after the bot played game {game}",
   },
   cs: {
     bell: "Upozornění", unread_none: "Upozornění, žádné nepřečtené",
     unread: "Upozornění, nepřečtená: {n}", mark_all: "Označit vše jako přečtené",
-    empty: "Nic nového.", your_turn: "Jsi na tahu ve hře {game}",
-    block_window: "Ve hře {game} můžeš blokovat", deadline_soon: "Ve hře {game} ti dochází čas",
-    eliminated: "Ve hře {game} jsi vypadl", game_over: "Hra {game} skončila",
+    empty: "Nic nového.",
     unread_item: "nepřečteno", all: "Všechna upozornění",
-    dispute_decided: "Správci rozhodli o tvé námitce ke hře {game}",
-    tournament_round: "Tvůj stůl v turnaji je připraven: hra {game}",
-    tournament_ended: "Turnaj, který jsi hrál, skončil (tvoje poslední hra: {game})",
-    tournament_withdrawn: "Byl jsi z turnaje odhlášen, hru {game} za tebe hrál robot",
   },
 };
-const t = (key, vars = {}) =>
-  (WORDS[LANG][key] || key).replace(/\{(\w+)\}/g, (_, name) => String(vars[name] ?? ""));
+const fill = (text, vars) => text.replace(/\{(\w+)\}/g, (_, name) => String(vars[name] ?? ""));
+const t = (key, vars = {}) => fill(WORDS[LANG][key] || key, vars);
+const KINDS = JSON.parse(document.getElementById("notification-kinds")?.textContent || "{}");
+// A notification's line and link (its fields: game, seq; a tournament's round is its seq).
+const said = (n) => {
+  const kind = KINDS[n.kind] || { summary: n.kind, link: "/games/{game}/" };
+  const vars = { game: n.game, seq: n.seq, round: n.seq };
+  return { text: fill(kind.summary, vars), href: fill(kind.link, vars) };
+};
 
 const mount = document.querySelector("[data-bell]");
 if (mount) start(mount);
@@ -50,7 +46,9 @@ function start(root) {
       <ul class="bell__list" aria-live="polite"></ul>
       <button type="button" class="bell__mark">${t("mark_all")}</button>
       <a class="bell__all" href="/notifications/">${t("all")}</a>
+      <div class="bell__push"></div>
     </div>`;
+  pushControl(root.querySelector(".bell__push")); // push.js: "Notify me on this device"
   const button = root.querySelector(".bell__button");
   const panel = root.querySelector(".bell__panel");
   button.addEventListener("click", async () => {
@@ -111,8 +109,9 @@ function entry(root, n) {
   item.className = n.read ? "bell__item" : "bell__item bell__item--unread";
   item.dataset.notification = String(n.id);
   const link = document.createElement("a");
-  link.href = n.kind === "dispute_decided" ? "/disputes/" : `/games/${n.game}/`; // the resolution
-  link.textContent = t(n.kind, { game: n.game });
+  const { text, href } = said(n);
+  link.href = href;
+  link.textContent = text;
   if (!n.read) link.append(` (${t("unread_item")})`);
   link.addEventListener("click", async (event) => {
     if (n.read) return;

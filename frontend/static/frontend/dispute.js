@@ -48,7 +48,7 @@ addWords({
 });
 
 const CODES = new Set(["duplicate", "invalid", "forbidden", "not_authenticated", "not_found", "throttled", "network"]);
-const REASON_MAX = 2000; // replays.models.REASON_MAX_LENGTH
+const REASON_MAX = 2000; // replays.disputes.models.REASON_MAX_LENGTH
 
 /**
  * Fill `box` with the control and its form. `shownSeq()` is the seq the page shows now;

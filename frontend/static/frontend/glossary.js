@@ -7,9 +7,10 @@
 import { LANG } from "./i18n.js";
 
 const source = document.getElementById("card-words");
-/** {colours, scopes, effects: {KIND: {en: [label, explain], cs: [...]}}, terms: {key: {word, en, cs}}} */
+/** {colours, scopes, effects: {KIND: {en: [label, explain, yourself], cs: [...]}},
+ * rules: {KIND: the engine's effect table row}, terms: {key: {word, en, cs}}} */
 export const WORDS = source ? JSON.parse(source.textContent)
-  : { colours: { en: {}, cs: {} }, scopes: { en: {}, cs: {} }, effects: {}, terms: {} };
+  : { colours: { en: {}, cs: {} }, scopes: { en: {}, cs: {} }, effects: {}, rules: {}, terms: {} };
 
 const TERM_KEYS = Object.keys(WORDS.terms);
 // "Kostič" is inflected in Czech ("Kostiče", "Kostičem"): a term is its word and any ending.

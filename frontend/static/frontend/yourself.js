@@ -1,8 +1,11 @@
 // The table speaks to the player about himself (issue 18): "you", never his own name, in the
 // pending play and the prompts, and a confirmation before an effect he aims at himself would
-// cost him lives ("Lose 1 life yourself?"; at 1 life it says that this knocks him out).
+// cost him lives ("Lose 1 life yourself?"; at 1 life it says that this knocks him out). What an
+// effect costs him, and the question, come with the card words (#card-words: `rules` is the
+// engine's effect table, games/engine/effects.py; the words games/engine/effect_words.py).
 
-import { addWords, count, t } from "./i18n.js";
+import { WORDS } from "./glossary.js";
+import { addWords, count, LANG, t } from "./i18n.js";
 
 addWords({
   pending_mine_one: "You play {card}: {effect} on {target}",
@@ -15,11 +18,6 @@ addWords({
   block_ask_all: "{who} plays {card}: {effect} on everyone. Block it?",
   target_yourself: "Target yourself",
   play_summary_self: "Play {card}: {effect} on yourself?",
-  self_LOSE_1: "Lose 1 life yourself?",
-  self_EVEN_DOWN: "Lose 1 life yourself?",
-  self_GIVE_NEIGHBOR: "Give 1 of your own lives to a neighbour?",
-  self_BLAST: "Lose 2 lives yourself (and your neighbours lose 1 each)?",
-  self_HALVE_EVEN: "Halve your own lives?",
   self_all: "This hits you too: you lose {n}.",
   self_out: "You have {lives}: this knocks you out of the game.",
   self_left: "You would be left with {lives}.",
@@ -35,26 +33,17 @@ addWords({
   block_ask_all: "{who} hraje {card}: {effect} na všechny. Zablokovat?",
   target_yourself: "Cíl: ty",
   play_summary_self: "Zahrát {card}: {effect} na sebe?",
-  self_LOSE_1: "Opravdu si ubrat 1 život?",
-  self_EVEN_DOWN: "Opravdu si ubrat 1 život?",
-  self_GIVE_NEIGHBOR: "Opravdu dát 1 svůj život sousedovi?",
-  self_BLAST: "Opravdu si ubrat 2 životy (a sousedům po 1)?",
-  self_HALVE_EVEN: "Opravdu si vydělit životy dvěma?",
   self_all: "Zasáhne to i tebe: ztratíš {n}.",
   self_out: "Máš {lives}: tohle tě vyřadí ze hry.",
   self_left: "Pak budeš mít {lives}.",
   self_confirm: "Ano, zahrát", self_cancel: "Zrušit",
 });
 
-/** Lives a player with `lives` loses to `kind` aimed at him (R9: the conditions hold, or the
- * play is not legal on him; on everyone, only a player who meets them is hit). 0: no harm.
- * SWAP_NEIGHBOR is left out: whether it costs depends on the neighbour he then picks. */
+/** Lives a player with `lives` loses to `kind` aimed at him, from the effect table's `loss`
+ * (R9: 0 where the condition fails; a gain is no harm). A swap, a duel and the table-wide
+ * effects cost nothing sure: that depends on the neighbour he picks, the dice, the table. */
 export function selfLoss(kind, lives) {
-  if (kind === "LOSE_1" || kind === "GIVE_NEIGHBOR") return 1;
-  if (kind === "EVEN_DOWN") return lives % 2 === 0 ? 1 : 0;
-  if (kind === "BLAST") return lives >= 4 ? 2 : 0;
-  if (kind === "HALVE_EVEN") return lives % 2 === 0 ? lives / 2 : 0;
-  return 0;
+  return WORDS.rules?.[kind]?.loss?.[lives] ?? 0;
 }
 
 /** The warning to confirm before `play` ({kind, scope, target}) by the player at seat `me`
@@ -66,7 +55,8 @@ export function selfWarning({ kind, scope, target }, me, lives) {
   const out = lives - loss < 1;
   if (scope === "all" && !out) return null;
   if (scope === "one" && target !== me) return null;
-  const question = scope === "all" ? t("self_all", { n: count("lives", loss) }) : t(`self_${kind}`);
+  const question = scope === "all" ? t("self_all", { n: count("lives", loss) })
+    : WORDS.effects[kind][LANG][2];
   const after = out ? t("self_out", { lives: count("lives", lives) })
     : t("self_left", { lives: count("lives", lives - loss) });
   return { question, after, out };

@@ -117,10 +117,12 @@ def _ask(alias: str, sql: str) -> tuple:
     if conn is None or conn.closed:
         conn = _conns[alias] = _connect(alias)
     try:
-        return conn.execute(sql).fetchone()
+        row = conn.execute(sql).fetchone()
     except psycopg.Error:
         conn.close()
         raise
+    assert row is not None, sql  # each question is a SELECT of values: one row
+    return row
 
 
 def _connect(alias: str) -> psycopg.Connection:

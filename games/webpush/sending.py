@@ -1,0 +1,243 @@
+"""Posting pushes: RFC 8291 `aes128gcm` (pywebpush, http_ece), VAPID (RFC 8292, py_vapid), a
+TTL, an Urgency and a Topic (RFC 8030), off the caller's thread.
+
+`later(job)` runs a job on this process's small pool of push threads (SEJMI_PUSH_WORKERS) and
+returns at once; it never raises. `send(messages)` (run there) claims one delivery row per
+(subscription, message key) before the first try: a message told twice is posted once. Each
+post has a short timeout (SEJMI_PUSH_TIMEOUT_S) and follows no redirect. The push service's
+answer decides what follows: 201/200/202 sent; 404/410 the subscription is gone and deleted;
+429, 5xx, a timeout or a broken connection are tried again after a back-off
+(SEJMI_PUSH_BACKOFF_S, doubling) up to SEJMI_PUSH_TRIES tries in all, each try a job of its
+own, so a slow service holds no thread while it waits; any other answer fails the delivery.
+A process that dies mid-post leaves its row `sending`: never posted again (at most once)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+from urllib.parse import urlsplit
+
+import requests
+from django.conf import settings
+from django.db import IntegrityError, close_old_connections, connections, transaction
+from django.utils import timezone
+from pywebpush import WebPusher
+
+from games.webpush import hosts, keys
+from games.webpush.models import PushDelivery, PushSubscription
+
+log = logging.getLogger(__name__)
+
+TOPIC = re.compile(r"^[A-Za-z0-9_-]{1,32}$")  # RFC 8030 5.4: at most 32 base64url characters
+URGENCIES = ("very-low", "low", "normal", "high")
+SENT, FAILED = "sent", "failed"  # and "sending": claimed, under way (or lost with its process)
+VAPID_LIFETIME_S = 12 * 3600
+
+
+@dataclass(frozen=True)
+class Message:
+    """One push to every subscription of a user: `payloads` by language (the subscription's
+    language picks one; English when it has none), `key` names it for the at-most-once row."""
+
+    user_id: int
+    key: str
+    topic: str
+    urgency: str
+    ttl: int
+    payloads: dict[str, dict[str, Any]]
+
+    def __post_init__(self) -> None:
+        if not TOPIC.match(self.topic) or self.urgency not in URGENCIES or self.ttl < 0:
+            raise ValueError(f"not a push: topic {self.topic!r}, urgency {self.urgency!r}")
+
+
+@dataclass(frozen=True)
+class Target:
+    delivery: int
+    subscription: int
+    endpoint: str
+    p256dh: str
+    auth: str
+    language: str
+
+
+# ---------------------------------------------------------------- the pool of push threads
+
+_lock = threading.Condition()
+_pool: ThreadPoolExecutor | None = None
+_pool_pid = 0
+_pending = 0
+
+
+def _executor() -> ThreadPoolExecutor:
+    global _pool, _pool_pid
+    with _lock:
+        if _pool is None or _pool_pid != os.getpid():  # a forked worker makes its own
+            _pool = ThreadPoolExecutor(max(1, settings.SEJMI_PUSH_WORKERS),
+                                       thread_name_prefix="webpush")  # fmt: skip
+            _pool_pid = os.getpid()
+        return _pool
+
+
+def later(job: Callable[[], object], delay: float = 0.0) -> None:
+    """Run `job` on a push thread (after `delay` seconds); never raises, never waits."""
+    global _pending
+    with _lock:
+        _pending += 1
+    try:
+        if delay > 0:
+            timer = threading.Timer(delay, _submit, (job,))
+            timer.daemon = True
+            timer.start()
+        else:
+            _submit(job)
+    except Exception:
+        log.exception("a push job could not be started")
+        _finished()
+
+
+def _submit(job: Callable[[], object]) -> None:
+    try:
+        _executor().submit(_run, job)
+    except Exception:
+        log.exception("a push job could not be queued")
+        _finished()
+
+
+def _run(job: Callable[[], object]) -> None:
+    try:
+        close_old_connections()
+        job()
+    except Exception:
+        log.exception("a push job failed")
+    finally:
+        connections.close_all()  # this thread's: back to the pool
+        _finished()
+
+
+def _finished() -> None:
+    global _pending
+    with _lock:
+        _pending -= 1
+        _lock.notify_all()
+
+
+def wait_idle(timeout: float) -> bool:
+    """Until no push job is queued, running or waiting for its retry (tests, benchmarks)."""
+    end = time.monotonic() + timeout
+    with _lock:
+        while _pending:
+            left = end - time.monotonic()
+            if left <= 0:
+                return False
+            _lock.wait(left)
+    return True
+
+
+# ---------------------------------------------------------------- claiming and posting
+
+
+def send(messages: list[Message]) -> int:
+    """Claim each message's delivery to each subscription of its user and post it (each post a
+    job of its own); returns how many posts were started."""
+    users = {m.user_id for m in messages}
+    subscriptions: dict[int, list[PushSubscription]] = {}
+    for row in PushSubscription.objects.filter(user_id__in=users):
+        subscriptions.setdefault(row.user_id, []).append(row)
+    started = 0
+    for message in messages:
+        for sub in subscriptions.get(message.user_id, []):
+            delivery = _claim(sub, message.key)
+            if delivery is None:
+                continue  # told before: at most once
+            target = Target(delivery, sub.pk, sub.endpoint, sub.p256dh, sub.auth, sub.language)
+            later(partial(_attempt, target, message, 1))
+            started += 1
+    return started
+
+
+def _claim(sub: PushSubscription, key: str) -> int | None:
+    try:
+        with transaction.atomic():
+            return PushDelivery.objects.create(subscription=sub, key=key,
+                                               created=timezone.now()).pk  # fmt: skip
+    except IntegrityError:
+        return None
+
+
+_sessions = threading.local()
+
+
+class _NoRedirects(requests.Session):
+    """A push service that redirects is not followed (the allow-list holds for every hop)."""
+
+    def request(self, *args, **kwargs):  # type: ignore[override]
+        kwargs["allow_redirects"] = False
+        return super().request(*args, **kwargs)
+
+
+def _session() -> requests.Session:
+    session = getattr(_sessions, "session", None)
+    if session is None:
+        session = _NoRedirects()
+        session.trust_env = False  # no proxy from the environment, no .netrc
+        _sessions.session = session
+    return session
+
+
+def headers(target: Target, message: Message) -> dict[str, str]:
+    parts = urlsplit(target.endpoint)
+    claims = {"sub": settings.SEJMI_VAPID_SUBJECT, "aud": f"{parts.scheme}://{parts.netloc}",
+              "exp": int(time.time()) + VAPID_LIFETIME_S}  # fmt: skip
+    return {**keys.vapid().sign(claims), "Urgency": message.urgency, "Topic": message.topic}
+
+
+def _post(target: Target, message: Message) -> int | None:
+    """The push service's status, or None when it did not answer in time."""
+    payload = message.payloads.get(target.language) or message.payloads["en"]
+    data = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+    info = {"endpoint": target.endpoint, "keys": {"p256dh": target.p256dh, "auth": target.auth}}
+    timeout = settings.SEJMI_PUSH_TIMEOUT_S
+    try:
+        answer = WebPusher(info, requests_session=_session()).send(
+            data, headers(target, message), ttl=message.ttl, content_encoding="aes128gcm",
+            timeout=(timeout, timeout))  # fmt: skip
+    except requests.RequestException as error:
+        log.warning("push to %s: %s", urlsplit(target.endpoint).hostname, type(error).__name__)
+        return None
+    return answer.status_code
+
+
+def _attempt(target: Target, message: Message, attempt: int) -> None:
+    if not hosts.allowed(target.endpoint):  # the allow-list changed since it was stored
+        _finish(target, FAILED, attempt, None)
+        return
+    connections.close_all()  # hold no database connection while the network answers
+    status = _post(target, message)
+    if status in (200, 201, 202):
+        _finish(target, SENT, attempt, status)
+        PushSubscription.objects.filter(pk=target.subscription).update(last_used=timezone.now())
+    elif status in (404, 410):  # the browser dropped it: so do we
+        PushSubscription.objects.filter(pk=target.subscription).delete()
+    elif (status is None or status == 429 or status >= 500) and attempt < settings.SEJMI_PUSH_TRIES:
+        PushDelivery.objects.filter(pk=target.delivery).update(attempts=attempt, status=status)
+        delay = settings.SEJMI_PUSH_BACKOFF_S * 2 ** (attempt - 1)
+        later(partial(_attempt, target, message, attempt + 1), delay=delay)
+    else:
+        log.warning("push to %s failed: %s after %d tries",
+                    urlsplit(target.endpoint).hostname, status, attempt)  # fmt: skip
+        _finish(target, FAILED, attempt, status)
+
+
+def _finish(target: Target, state: str, attempt: int, status: int | None) -> None:
+    PushDelivery.objects.filter(pk=target.delivery).update(
+        state=state, attempts=attempt, status=status, done=timezone.now())  # fmt: skip

@@ -1,0 +1,128 @@
+"""A committed batch reaches a game socket as one write of frames serialised once per audience
+(issue 19, games.live.wire) wherever uvicorn's `websockets` protocol has no extension; with
+per-message deflate it goes frame by frame through ASGI. The clients must not tell: each
+audience's two sockets receive the same messages, live and delayed (API.md "Live stream")."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from rest_framework.test import APIClient
+from uvicorn.config import Config
+from uvicorn.server import ServerState
+from websockets.frames import Frame, Opcode
+from websockets.streams import StreamReader
+from websockets.sync.client import connect
+
+from games.live import wire
+from tests.support.canary import token_of
+
+MOVES = 14
+SEAT = "a seat (R23: his own hand)"
+
+
+def _play(players: list, gid: int, moves: int) -> None:
+    """`moves` commands, each by the first player who may act (R19: a pass may be sealed)."""
+    for _ in range(moves):
+        for client in players:
+            view = client.get(f"/api/games/{gid}/").json()
+            if view["legal"]:
+                body = {"expected_seq": view["seq"], **view["legal"][0]}
+                answer = client.post(f"/api/games/{gid}/commands/", body, format="json")
+                assert answer.status_code == 200, answer.content
+                break
+        else:
+            return  # the game ended
+
+
+def _until(sock, seq: int) -> list[dict]:
+    """Every message up to and with the view of `seq`."""
+    got = []
+    while True:
+        message = json.loads(sock.recv(timeout=30))
+        got.append(message)
+        if message["type"] == "view" and message["view"]["seq"] >= seq:
+            return got
+
+
+@pytest.mark.parametrize("delay", [0, 3], ids=["live", "delayed"])
+@pytest.mark.django_db(transaction=True)
+def test_a_batch_in_one_write_reads_as_the_frames_asgi_sends(
+    uvicorn_server, make_player, no_celery, delay
+):
+    players = [make_player() for _ in range(4)]
+    body = {"seats": 4, "options": {"spectator_delay": delay}}
+    gid = players[0].post("/api/games/", body, format="json").json()["id"]
+    for client in players:
+        assert client.post(f"/api/games/{gid}/join/", {}, format="json").status_code == 200
+    url = uvicorn_server.replace("http://", "ws://") + f"/ws/games/{gid}/"
+    seat = {"Authorization": f"Token {token_of(players[0])}"}
+    audiences = {"spectator": {}, SEAT: seat}
+    sockets = {
+        who: (
+            connect(url, compression=None, additional_headers=headers, open_timeout=30),
+            connect(url, additional_headers=headers, open_timeout=30),
+        )  # fmt: skip
+        for who, headers in audiences.items()
+    }
+    for whole, deflated in sockets.values():
+        assert "permessage-deflate" in deflated.response.headers["Sec-WebSocket-Extensions"]
+        assert "Sec-WebSocket-Extensions" not in whole.response.headers
+    _play(players, gid, MOVES)
+
+    ends = {"spectator": APIClient().get(f"/api/games/{gid}/").json()["seq"],
+            SEAT: players[0].get(f"/api/games/{gid}/").json()["seq"]}  # fmt: skip
+    for who, (whole, deflated) in sockets.items():
+        got = _until(whole, ends[who])
+        assert got == _until(deflated, ends[who]), who
+        assert sum(m["type"] == "event" for m in got) >= 3, who  # batches were sent at all
+        whole.close()
+        deflated.close()
+
+
+def test_serialised_frames_parse_back_as_the_texts_in_order():
+    texts = ["a", "Kostič " * 30, "x" * 70_000]  # each length form: 7 bits, 16 bits, 64 bits
+    reader = StreamReader()
+    reader.feed_data(wire.serialised(texts))
+    reader.feed_eof()
+    frames = [_parsed(Frame.parse(reader.read_exact, mask=False)) for _ in texts]
+    assert all(f.fin and f.opcode is Opcode.TEXT for f in frames)
+    assert [f.data.decode() for f in frames] == texts
+    assert not reader.buffer  # nothing after the last frame
+
+
+def _parsed(parser) -> Frame:
+    """websockets' generator parser, run on a buffer that holds the whole frame."""
+    try:
+        next(parser)
+    except StopIteration as done:
+        return done.value
+    raise AssertionError("the buffer ended inside a frame")
+
+
+def test_only_uvicorns_websockets_protocol_without_an_extension_is_written_to():
+    from uvicorn.protocols.websockets.websockets_impl import WebSocketProtocol
+
+    async def app(scope, receive, send):
+        pass
+
+    async def check() -> None:  # the protocols need a running loop
+        config = Config(app=app, ws_per_message_deflate=False)
+        plain = WebSocketProtocol(config=config, server_state=ServerState(), app_state={})
+        assert wire.protocol_of({wire.SERVER_SEND: plain.asgi_send}) is None  # no handshake yet
+        plain.handshake_completed_event.set()
+        assert wire.protocol_of({wire.SERVER_SEND: plain.asgi_send}) is plain
+        deflating = WebSocketProtocol(config=config, server_state=ServerState(), app_state={})
+        deflating.handshake_completed_event.set()
+        deflating.extensions = ["permessage-deflate"]  # as negotiated with a client asking it
+        assert wire.protocol_of({wire.SERVER_SEND: deflating.asgi_send}) is None
+        assert wire.protocol_of({wire.SERVER_SEND: app}) is None  # another server's send
+        assert wire.protocol_of({}) is None
+
+    # In a thread of its own: in the full suite an earlier test leaves an event loop running
+    # in the main thread, where asyncio.run (and pytest-asyncio's runner) refuse to start.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(asyncio.run, check()).result()
