@@ -22,9 +22,7 @@ def _violations(axe: Axe, page, where: str) -> list[str]:
 
 
 @pytest.mark.parametrize("lang, scheme", [("en", "light"), ("cs", "dark")])
-def test_organise_join_start_and_see_the_tables_and_standings(
-    lang, scheme, make_player, open_page
-):
+def test_organise_join_start_and_see_the_tables_and_standings(lang, scheme, make_player, open_page):
     title, create, standings, round_word = WORDS[lang]
     ana, *others = [make_player("tour") for _ in range(3)]
     page = open_page(f"tournaments-{lang}-{scheme}", lang=lang, motion="reduce", scheme=scheme)

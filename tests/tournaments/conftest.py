@@ -50,6 +50,7 @@ def play_game(clients: dict[str, APIClient], game_id: int, max_commands: int = 4
     `absent` player never acts: his deadlines pass (the service's R21 timeout, as the deadline
     runner would apply it), and a seat the bot plays is moved by the service's bot step."""
     from games.table import commands
+
     url = f"/api/games/{game_id}/"
     view = next(iter(clients.values())).get(url).json()
     any_client = clients[view["players"][0]["username"]]  # a player: spectators lag behind
