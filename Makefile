@@ -45,6 +45,10 @@ bench-run: $(STAMP)
 	$(PY) -m bench.make_run
 
 # A 2,000-event game in a database of its own: replay/?at= over HTTP, verify_game wall time.
+.PHONY: bench-tournaments
+bench-tournaments: $(STAMP)
+	$(PY) -m bench.tournament_pairing
+
 .PHONY: bench-replays
 bench-replays: $(STAMP)
 	$(PY) -m bench.replays --write-doc

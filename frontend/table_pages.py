@@ -16,7 +16,7 @@ from frontend.visits import last_visit, record_visit
 from games.core.errors import ApiError
 from games.engine import Code, Deck
 from games.notifications.services import notifications_seen
-from games.table import selectors, spectating
+from games.table import duplicates, selectors, spectating
 
 # The frame's few words; everything the game says comes from i18n.js.
 WORDS = {
@@ -75,6 +75,7 @@ def table(request, game_id: int):
         # him: not after the end or his elimination (issue 18; table.js hides it live).
         "standing_order": _order_can_answer(state, seat),
         "since": since,
+        "tournament": duplicates.tournament_of(game_id),  # the game view's "tournament"
     }, state)  # fmt: skip
 
 

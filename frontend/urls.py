@@ -10,6 +10,7 @@ from frontend import (
     rating_pages,
     rules_pages,
     table_pages,
+    tournament_pages,
 )
 
 urlpatterns = [
@@ -28,6 +29,10 @@ urlpatterns = [
     path("unsubscribe/<str:token>/", notification_pages.unsubscribe, name="unsubscribe"),
     path("players/<str:username>/", rating_pages.player, name="player-page"),
     path("leaderboard/", rating_pages.leaderboard, name="leaderboard-page"),
+    path("tournaments/", tournament_pages.tournaments, name="tournaments-page"),
+    path("tournaments/<int:tournament_id>/", tournament_pages.tournament, name="tournament-page"),
+    path("tournaments/<int:tournament_id>/<str:act>/", tournament_pages.tournament_act,
+         name="tournament-act"),
     path("rules/", rules_pages.rules, name="rules-page"),
     path("manifest.webmanifest", install_pages.manifest, name="manifest"),
     path("sw.js", install_pages.service_worker, name="service-worker"),

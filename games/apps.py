@@ -17,7 +17,10 @@ class GamesConfig(AppConfig):
         from games.notifications import follower as notifications
         from games.ratings import follower as ratings
         from games.table import stats
+        from games.tournaments import follower as tournaments
 
-        for feature in (stats, ratings, notifications):  # the order they catch a game up in
+        # the order they catch a game up in: a tournament's next round comes after the end
+        # was rated and told
+        for feature in (stats, ratings, notifications, tournaments):
             feature.register()
         post_save.connect(account_made, sender=get_user_model(), dispatch_uid="account_name")

@@ -26,18 +26,26 @@ from games.notifications.models import (
 from games.odds.models import GameOdds
 from games.ratings.models import PlayerRating, RatedGame, RatingChange
 from games.table.models import (
+    GameContext,
     PlayerSeat,
     PlayerStats,
     StandingOrder,
     VacationDeclaration,
     VacationEnd,
 )
+from games.tournaments.models import (
+    Tournament,
+    TournamentEvent,
+    TournamentGame,
+    TournamentProjection,
+)
 from games.webpush.models import PushDelivery, PushSubscription
 
 __all__ = [
     "AccountName", "ChatHiding", "ChatMessage", "DeadlineReminder", "FollowerCursor", "Fork",
-    "Game", "GameEvent", "GameNote", "GameOdds", "GameProjection", "GameSnapshot",
-    "HeadSignature", "IdempotentAnswer", "NoteHiding", "Notification",
+    "Game", "GameContext", "GameEvent", "GameNote", "GameOdds", "GameProjection",
+    "GameSnapshot", "HeadSignature", "IdempotentAnswer", "NoteHiding", "Notification",
+    "Tournament", "TournamentEvent", "TournamentGame", "TournamentProjection",
     "NotificationPrefs", "OutboxMail", "PlayerRating", "PlayerSeat", "PlayerStats", "Presence",
     "PushDelivery", "PushSubscription",
     "RatedGame", "RatingChange", "SealedPass", "StandingOrder", "VacationDeclaration",

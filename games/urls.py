@@ -13,6 +13,7 @@ from games.odds import routes as odds_routes
 from games.ratings import routes as rating_routes
 from games.table import order_routes
 from games.table import routes as table_routes
+from games.tournaments import routes as tournament_routes
 from games.webpush import routes as push_routes
 
 urlpatterns = [
@@ -49,4 +50,15 @@ urlpatterns = [
     path("games/<int:game_id>/odds/", odds_routes.OddsApi.as_view(), name="odds"),
     path("players/<str:username>/", rating_routes.PlayerApi.as_view(), name="player"),
     path("leaderboard/", rating_routes.LeaderboardApi.as_view(), name="leaderboard"),
+    path("tournaments/", tournament_routes.TournamentsApi.as_view(), name="tournaments"),
+    path("tournaments/<int:tournament_id>/", tournament_routes.TournamentApi.as_view(),
+         name="tournament"),
+    path("tournaments/<int:tournament_id>/join/", tournament_routes.JoinApi.as_view(),
+         name="tournament-join"),
+    path("tournaments/<int:tournament_id>/leave/", tournament_routes.LeaveApi.as_view(),
+         name="tournament-leave"),
+    path("tournaments/<int:tournament_id>/start/", tournament_routes.StartApi.as_view(),
+         name="tournament-start"),
+    path("tournaments/<int:tournament_id>/events/", tournament_routes.EventsApi.as_view(),
+         name="tournament-events"),
 ]

@@ -16,7 +16,7 @@ from games.core import event_store, replicas, signing
 from games.core.errors import ApiError
 from games.engine.errors import Code
 from games.engine.state import VARIANTS
-from games.table import lobby, selectors, spectating
+from games.table import duplicates, lobby, selectors, spectating
 from games.table.replica_reads import replica_may_serve
 from games.table.serializers import GameSummarySerializer, ViewSerializer
 from replays import selectors as replay_selectors
@@ -109,6 +109,7 @@ class AuditApi(Api):
     @extend_schema(responses=answers(200, AuditSerializer, 403, 404))
     @replica_may_serve
     def get(self, request: Request, game_id: int) -> Response:
+        duplicates.refuse_while_open(game_id)  # a duplicate deal still played elsewhere
         return Response(audit_for_user(game_id=game_id, user=request.user))
 
 
@@ -133,6 +134,8 @@ class TranscriptApi(Api):
         if lang not in ("en", "cs"):
             raise ApiError(Code.INVALID, "lang is en or cs")
         last, _, state = spectating.last_seq_for(game_id, request.user)
+        if state.status == "ended":
+            duplicates.refuse_while_open(game_id)  # its end tells the seed and every hand
         viewer = selectors.seat_of(state, request.user)  # secrets judged at `last` (R23)
         return Response({"lang": lang, "lines": transcript(_events(game_id, last), viewer=viewer,
                                                            lang=lang)})  # fmt: skip
@@ -147,6 +150,8 @@ class ExportApi(Api):
         proj, _ = selectors.current(game_id)
         if proj.status != "ended" and not request.user.is_staff:
             raise ApiError(Code.FORBIDDEN, "a game can be exported when it ends (or by staff)")
+        if not request.user.is_staff:
+            duplicates.refuse_while_open(game_id)
         # A whole game is a few hundred KiB at most: one body (ASGI would buffer a stream anyway).
         body = "".join(line + "\n" for line in export_lines(game_id))
         response = HttpResponse(body, content_type="application/x-ndjson")

@@ -88,14 +88,21 @@ def _render(message: CommittedBatch, state: GameState, viewer: int | None,
             after: int) -> Frames:  # fmt: skip
     game_id, seq = message["game"], message["seq"]
     frames = []
+    judge = state
+    if message.get("deal_open"):  # a duplicate deal another table still plays (publish)
+        judge = state.copy()
+        judge.status = "active"  # its events redacted as a running game's
     for e in message["events"]:
         if e["seq"] <= after:
             continue
-        data = redact_event(Event(e["type"], e["data"], e["v"]), state, viewer)
+        data = redact_event(Event(e["type"], e["data"], e["v"]), judge, viewer)
         event = {"seq": e["seq"], "type": e["type"], "at": e["at"], "data": data}
         frames.append(frame_text({"type": "event", "event": event}))
     view = {"id": game_id, "seq": seq, **view_for(_seen_by(message, state, viewer), viewer),
-            "deadline": message["deadline"], "delayed": False}  # fmt: skip
+            "deadline": message["deadline"], "delayed": False,
+            "tournament": message.get("tournament")}  # fmt: skip
+    if message.get("deal_open"):  # a duplicate deal another table still plays (publish)
+        view["seed"], view["hands"] = None, None
     frames.append(frame_text({"type": "view", "view": view}))
     return Frames(tuple(frames), wire.serialised(frames))
 

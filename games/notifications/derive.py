@@ -42,7 +42,12 @@ YOUR_TURN, BLOCK_WINDOW, DEADLINE_SOON = "your_turn", "block_window", "deadline_
 ELIMINATED, GAME_OVER = "eliminated", "game_over"
 # Not derived from events: staff decided the player's dispute (services.notification_tell).
 DISPUTE_DECIDED = "dispute_decided"
-KINDS = (YOUR_TURN, BLOCK_WINDOW, DEADLINE_SOON, ELIMINATED, GAME_OVER, DISPUTE_DECIDED)
+# Not derived either: a tournament (games.tournaments) told the player of his next table, of
+# its end, or that he was withdrawn after the bot played a whole game for him.
+TOURNAMENT_ROUND, TOURNAMENT_ENDED = "tournament_round", "tournament_ended"
+TOURNAMENT_WITHDRAWN = "tournament_withdrawn"
+KINDS = (YOUR_TURN, BLOCK_WINDOW, DEADLINE_SOON, ELIMINATED, GAME_OVER, DISPUTE_DECIDED,
+         TOURNAMENT_ROUND, TOURNAMENT_ENDED, TOURNAMENT_WITHDRAWN)  # fmt: skip
 SOON = 0.8  # deadline_soon: 80 % of the decision's time has gone, 20 % is left
 
 

@@ -95,6 +95,16 @@ KINDS: dict[str, Kind] = {k.name: k for k in (
          title={"en": "The tournament has ended", "cs": "Turnaj skončil"},
          action={"en": "See the tournaments", "cs": "Zobraz turnaje"},
          link=TOURNAMENTS, about_the_table=False),
+    # The bot played every decision of his game for him: he is paired no more (issue 27).
+    Kind("tournament_withdrawn",
+         summary={"en": "You were withdrawn from the tournament after game {game}",
+                  "cs": "Po hře {game} jsi byl z turnaje odhlášen"},
+         mail={"en": "The bot played all of game {game} for you, so you were withdrawn from "
+                     "the tournament.",
+               "cs": "Celou hru {game} za tebe hrál robot, a tak jsi byl z turnaje odhlášen."},
+         title={"en": "Withdrawn from the tournament", "cs": "Odhlášen z turnaje"},
+         action={"en": "See the tournaments", "cs": "Zobraz turnaje"},
+         link=TOURNAMENTS, about_the_table=False),
 )}  # fmt: skip
 
 

@@ -29,10 +29,12 @@ from games.engine import (
     parse_command,
 )
 from games.engine.away import coming_back
+from games.engine.decide import start_game
 from games.engine.errors import Code
 from games.engine.state import VACATION
 from games.table import vacations
 from games.table.commit import Committed, append, bots_decision, commit, timeout_decision
+from games.table.models import GameContext
 from games.table.selectors import game_view, seat_of
 
 MAX_KEY_LENGTH = 200  # an Idempotency-Key, or a socket command's id (the same thing)
@@ -78,6 +80,29 @@ def _bot_games_cap(user) -> None:
         wait = made[-cap] + timedelta(hours=1) - now
         raise ApiError(Code.TOO_MANY, f"at most {cap} games of bots only per hour",
                        retry_after=max(1, int(wait.total_seconds()) + 1))  # fmt: skip
+
+
+def game_create_seated(*, user, players: list[str], seed: bytes, variant: str,
+                       options: dict | None, tournament: tuple[int, str, int],
+                       deal: str | None = None) -> Committed:  # fmt: skip
+    """A game of a tournament's table (games.tournaments): every seat taken by `players` in
+    order, so it starts at once, played with `seed` (tables of one duplicate deal share it) and
+    labelled with (tournament id, name, round) and its `deal` (games.table.duplicates).
+    Joins in the caller's transaction."""
+    try:
+        events, state = start_game(seats=len(players), seed=seed, variant=variant,
+                                   options=options)  # fmt: skip
+        for name in players:
+            more, state = execute(state, Join(name, None), seed=seed)
+            events += more
+    except IllegalCommand as err:
+        raise ApiError.from_engine(err) from None
+    with transaction.atomic():
+        game = Game.objects.create(seed=seed, created_by=user)
+        tid, name, round_ = tournament
+        GameContext.objects.create(game=game, tournament_id=tid, tournament_name=name,
+                                   round=round_, deal=deal)  # fmt: skip
+        return append(game.pk, None, None, [(timezone.now(), events)], state)
 
 
 def game_join(*, user, game_id: int, seat: Any = None) -> Committed:

@@ -67,3 +67,18 @@ class VacationEnd(models.Model):
                                        related_name="end")  # fmt: skip
     at = models.DateTimeField()
     reason = models.CharField(max_length=10)
+
+
+class GameContext(models.Model):
+    """What a game is part of, written with its creation by the feature that made it (a
+    tournament's round: games.tournaments), read by the game's view (`"tournament"`) and by
+    the deal's secrecy: games sharing a `deal` (a duplicate deal) hide their seed and hands
+    while one of them still plays (games.table.duplicates). The table knows no tournament:
+    only these plain values."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True,
+                                related_name="context")  # fmt: skip
+    tournament_id = models.PositiveIntegerField()
+    tournament_name = models.CharField(max_length=80)
+    round = models.PositiveSmallIntegerField()
+    deal = models.CharField(max_length=64, null=True, db_index=True)

@@ -10,6 +10,7 @@ from typing import Literal, NotRequired, TypedDict
 from games.core.codec import iso
 from games.core.models import GameEvent, GameProjection
 from games.core.pubsub import game_group, group_send
+from games.table import duplicates
 
 log = logging.getLogger(__name__)
 
@@ -61,9 +62,13 @@ def broadcast(game_id: int, rows: list[GameEvent], proj: GameProjection,
         ],  # fmt: skip
         "state": proj.state,  # the state JSON the projection stored in this transaction
         "deadline": iso(proj.deadline_at) if proj.deadline_at else None,
+        "tournament": duplicates.tournament_of(game_id),  # the view's (cached per process)
     }
     if sealed:
         message["sealed"] = list(sealed)
+    if proj.status == "ended" and duplicates.deal_open(game_id):  # another table plays it
+        message["events"] = duplicates.hide_in_events(game_id, message["events"])
+        message["deal_open"] = True
     try:
         group_send(game_group(game_id), message)
     except Exception:  # the log is committed; sockets resync from it

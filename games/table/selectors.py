@@ -15,6 +15,8 @@ from games.core.codec import iso, state_from_json
 from games.core.errors import not_found
 from games.core.models import GameEvent, GameProjection
 from games.engine import GameState, redact_event, view_for
+from games.engine.state import ENDED
+from games.table import duplicates
 
 
 def seat_of(state: GameState, user) -> int | None:
@@ -41,6 +43,9 @@ def game_view(game_id: int, state: GameState, user, *, seq: int,
     if not replay:  # R19: the caller's own sealed pass counts for him, nobody else's does
         state = sealed_passes.seen_by(game_id, seq, state, seat)
     view = view_for(state, seat, reveal=reveal)
+    if (reveal or state.status == ENDED) and duplicates.deal_open(game_id):
+        duplicates.hide_in_view(view)  # another table still plays this deal
+    view["tournament"] = duplicates.tournament_of(game_id)
     if replay:  # a replay is read-only: nothing can be sent to the past
         view["legal"] = []
     return {"id": game_id, "seq": seq, **view,
@@ -66,7 +71,10 @@ def events_between(game_id: int, after: int, upto: int, state: GameState,
     """The events (after, upto], redacted for `viewer` as `state` (the game at `upto` or
     later) judges them."""
     rows = GameEvent.objects.filter(game_id=game_id, seq__gt=after, seq__lte=upto)
-    return [event_payload(row, state, viewer) for row in rows.order_by("seq")]
+    if state.status == ENDED and duplicates.deal_open(game_id):
+        state = duplicates.as_running(state)  # another table still plays this deal
+    return duplicates.hide_in_events(
+        game_id, [event_payload(row, state, viewer) for row in rows.order_by("seq")])
 
 
 def lobby_rows(status: str | None, *, variant: str | None = None,

@@ -494,8 +494,8 @@ def test_replay_at_every_seq_equals_the_game_folded_event_by_event(make_player):
         assert replayed == state and state_to_json(replayed) == state_to_json(state), row.seq
         answer = spectator.get(f"/api/games/{gid}/replay/?at={row.seq}")
         assert answer.status_code == 200, answer.content
-        expected = {"id": gid, "seq": row.seq, **view_for(state, None, reveal=True),
-                    "legal": [], "deadline": None, "delayed": False}  # fmt: skip
+        expected = {"id": gid, "seq": row.seq, **view_for(state, None, reveal=True), "legal": [],
+                    "deadline": None, "delayed": False, "tournament": None}  # fmt: skip
         assert answer.json() == json.loads(json.dumps(expected)), row.seq
     assert state_to_json(state) == GameProjection.objects.get(game_id=gid).state
 
