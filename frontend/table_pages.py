@@ -66,8 +66,12 @@ def table(request, game_id: int):
     # `?join=<seat>|any` (the lobby's "Create game", issue 29): the page takes the seat once it
     # is drawn and live, so a game that starts with bots asks nothing of its creator before
     # his table is on screen. The hand is drawn for him already.
-    joining = seat is None and state.status == "lobby" and request.user.is_authenticated \
+    joining = (
+        seat is None
+        and state.status == "lobby"
+        and request.user.is_authenticated
         and request.GET.get("join") is not None
+    )
     return _page(request, game_id, "frontend/table.html", {
         "seat": seat,
         "joining": joining,
@@ -134,7 +138,8 @@ def seen(request, game_id: int):
     # What the page showed is read: the bell's count follows (header, read by seen.js).
     answer = HttpResponse(status=204)
     answer["X-Notifications-Read"] = str(
-        notifications_seen(user=request.user, game_id=game_id, seq=shown))
+        notifications_seen(user=request.user, game_id=game_id, seq=shown)
+    )
     return answer
 
 

@@ -24,15 +24,19 @@ urlpatterns = [
     path("games/<int:game_id>/seen/", table_pages.seen, name="table-seen"),
     path("me/preferences/", notification_pages.preferences, name="notification-prefs"),
     path("notifications/", notification_pages.notifications, name="notifications-page"),
-    path("notifications/read/", notification_pages.notifications_read,
-         name="notifications-read"),  # fmt: skip
+    path(
+        "notifications/read/", notification_pages.notifications_read, name="notifications-read"
+    ),  # fmt: skip
     path("unsubscribe/<str:token>/", notification_pages.unsubscribe, name="unsubscribe"),
     path("players/<str:username>/", rating_pages.player, name="player-page"),
     path("leaderboard/", rating_pages.leaderboard, name="leaderboard-page"),
     path("tournaments/", tournament_pages.tournaments, name="tournaments-page"),
     path("tournaments/<int:tournament_id>/", tournament_pages.tournament, name="tournament-page"),
-    path("tournaments/<int:tournament_id>/<str:act>/", tournament_pages.tournament_act,
-         name="tournament-act"),
+    path(
+        "tournaments/<int:tournament_id>/<str:act>/",
+        tournament_pages.tournament_act,
+        name="tournament-act",
+    ),
     path("rules/", rules_pages.rules, name="rules-page"),
     path("manifest.webmanifest", install_pages.manifest, name="manifest"),
     path("sw.js", install_pages.service_worker, name="service-worker"),

@@ -18,8 +18,10 @@ APPEND_ONLY = {
     "games_chatmessage": ("games_chat_append_only", "games_chat_no_truncate"),
     "games_chathiding": ("games_chat_hiding_append_only", "games_chat_hiding_no_truncate"),
     "games_headsignature": ("games_head_signature_append_only", "games_head_signature_no_truncate"),
-    "games_tournamentevent": ("games_tournament_event_append_only",
-                              "games_tournament_event_no_truncate"),
+    "games_tournamentevent": (
+        "games_tournament_event_append_only",
+        "games_tournament_event_no_truncate",
+    ),
 }
 
 

@@ -71,9 +71,11 @@ class AuditSerializer(serializers.Serializer):
     seed_commitment = serializers.CharField(allow_null=True, help_text="SHA-256 of the seed")
     seed_ok = serializers.BooleanField()
     chain_ok = serializers.BooleanField(
-        help_text="the hash chain holds and every signed head verifies (signature_ok)")
+        help_text="the hash chain holds and every signed head verifies (signature_ok)"
+    )
     signature_ok = serializers.BooleanField(
-        help_text="every signature verifies with public_key; an ended game's end is signed")
+        help_text="every signature verifies with public_key; an ended game's end is signed"
+    )
     public_key = serializers.CharField(help_text="the service's Ed25519 public key, hex")
     head_hash = serializers.CharField()
     first_bad_seq = serializers.IntegerField(allow_null=True)

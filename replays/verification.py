@@ -177,8 +177,12 @@ def _origin(first: GameEvent) -> Check:
             not isinstance(at, int):  # fmt: skip
         return Check("origin", False, 1, "the forked event names no source game and seq")
     stored = GameEvent.objects.filter(game_id=game, seq=at).values_list("hash", flat=True).first()
-    return _check("origin", stored is not None and stored == source.get("hash"),
-                  f"game {game} has no event {at} with the hash the fork names", 1)
+    return _check(
+        "origin",
+        stored is not None and stored == source.get("hash"),
+        f"game {game} has no event {at} with the hash the fork names",
+        1,
+    )
 
 
 def _witnessed(rows: list[GameEvent], ends: list[tuple[int, str]]) -> Check:

@@ -73,7 +73,9 @@ application = ProtocolTypeRouter(
         "http": StaticFiles(django_asgi_app),
         "websocket": ServerSend(  # outermost: keeps the server's own send (games.live.wire)
             BrowserOriginValidator(
-                OverloadGuard(TokenAuthMiddlewareStack(SocketCap(URLRouter(websocket_urlpatterns)))),
+                OverloadGuard(
+                    TokenAuthMiddlewareStack(SocketCap(URLRouter(websocket_urlpatterns)))
+                ),
                 _allowed_hosts(),
             )
         ),

@@ -240,9 +240,13 @@ if CHANNEL_REDIS_URLS:
             # publish for synchronous code.
             "BACKEND": "games.core.pubsub.PubSubLayer",
             # A subscriber waits for messages as long as it likes: only connecting is timed.
-            "CONFIG": {"hosts": [{"address": url, "socket_connect_timeout": REDIS_TIMEOUT_S}
-                                 for url in CHANNEL_REDIS_URLS],
-                       "prefix": CHANNEL_PREFIX},  # fmt: skip
+            "CONFIG": {
+                "hosts": [
+                    {"address": url, "socket_connect_timeout": REDIS_TIMEOUT_S}
+                    for url in CHANNEL_REDIS_URLS
+                ],
+                "prefix": CHANNEL_PREFIX,
+            },  # fmt: skip
         },
     }
 else:  # `make run`: one process, no external service
@@ -268,7 +272,8 @@ SEJMI_DEADLINE_RUNNER = os.environ.get("SEJMI_DEADLINE_RUNNER") == "1"
 # the runner thread of the web process), "inline" (right after COMMIT in the committing
 # thread: the tests' default, and a service with neither Redis nor a runner).
 SEJMI_FOLLOW = os.environ.get("SEJMI_FOLLOW") or (
-    "thread" if SEJMI_INPROCESS_RUNNER else "queue" if REDIS_URL else "inline")
+    "thread" if SEJMI_INPROCESS_RUNNER else "queue" if REDIS_URL else "inline"
+)
 CELERY_TASK_SERIALIZER = CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_IGNORE_RESULT = True
@@ -292,8 +297,10 @@ CELERY_BEAT_SCHEDULE = {
     # Notifications (games.notifications.runner): the sweeper behind each fast path, and the
     # daily digest of the day before (UTC).
     "sweep-notifications": {"task": "games.notifications.sweep", "schedule": 5.0},
-    "mail-digest": {"task": "games.notifications.digest",
-                    "schedule": crontab(minute=5, hour=0)},  # fmt: skip
+    "mail-digest": {
+        "task": "games.notifications.digest",
+        "schedule": crontab(minute=5, hour=0),
+    },  # fmt: skip
 }
 # The queue of the notification tasks ("celery": the one every worker consumes); the tests
 # give theirs to a worker of their own.
@@ -322,12 +329,20 @@ SEJMI_BASE_URL = os.environ.get("SEJMI_BASE_URL", "http://127.0.0.1:8000")
 SEJMI_VAPID_PRIVATE_KEY = os.environ.get("SEJMI_VAPID_PRIVATE_KEY", "")
 SEJMI_VAPID_KEY_FILE = os.environ.get("SEJMI_VAPID_KEY_FILE", str(BASE_DIR / "vapid.key"))
 SEJMI_VAPID_SUBJECT = os.environ.get("SEJMI_VAPID_SUBJECT", "mailto:admin@localhost")
-SEJMI_PUSH_HOSTS = env_list("SEJMI_PUSH_HOSTS", ",".join([
-    "fcm.googleapis.com", "android.googleapis.com",  # Chrome, Edge on Android, Opera, Brave
-    "updates.push.services.mozilla.com", "*.push.services.mozilla.com",  # Firefox
-    "*.notify.windows.com",  # Edge on Windows (WNS)
-    "web.push.apple.com", "*.push.apple.com",  # Safari
-]))
+SEJMI_PUSH_HOSTS = env_list(
+    "SEJMI_PUSH_HOSTS",
+    ",".join(
+        [
+            "fcm.googleapis.com",
+            "android.googleapis.com",  # Chrome, Edge on Android, Opera, Brave
+            "updates.push.services.mozilla.com",
+            "*.push.services.mozilla.com",  # Firefox
+            "*.notify.windows.com",  # Edge on Windows (WNS)
+            "web.push.apple.com",
+            "*.push.apple.com",  # Safari
+        ]
+    ),
+)
 SEJMI_PUSH_TIMEOUT_S = float(os.environ.get("SEJMI_PUSH_TIMEOUT_S", "5"))
 SEJMI_PUSH_TRIES = int(os.environ.get("SEJMI_PUSH_TRIES", "3"))
 SEJMI_PUSH_BACKOFF_S = float(os.environ.get("SEJMI_PUSH_BACKOFF_S", "2"))

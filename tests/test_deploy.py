@@ -32,7 +32,8 @@ def test_deadlines_run_from_postgresql_beside_celery():
     assert SERVICES["beat"]["command"].startswith("celery -A sejmi beat")
     for name in ("web", "deadlines", "worker", "beat"):
         assert SERVICES[name]["depends_on"]["migrate"]["condition"] == (
-            "service_completed_successfully")
+            "service_completed_successfully"
+        )
 
 
 @pytest.mark.skipif(not shutil.which("haproxy"), reason="HAProxy is not installed")
@@ -167,6 +168,8 @@ def test_the_init_script_makes_the_replication_role_its_slot_and_its_pg_hba_line
             conn.execute(f'DROP DATABASE IF EXISTS "{owner}" WITH (FORCE)')
             conn.execute(f'DROP ROLE IF EXISTS "{user}"')
             conn.execute(f'DROP ROLE IF EXISTS "{owner}"')
+
+
 def test_the_service_reaches_postgresql_through_pgbouncer_in_transaction_mode():
     """Issue 20: PgBouncer fronts the primary for every service process; migrations (the
     owner's alias) go straight to PostgreSQL. tests/core/test_pgbouncer.py runs the command path

@@ -55,7 +55,8 @@ class Observer:
                 try:  # a lost database (the failover drill kills it) is missed samples, no crash
                     if conn is None or conn.closed:
                         conn = await psycopg.AsyncConnection.connect(
-                            env.DATABASE_URL, autocommit=True, connect_timeout=2)
+                            env.DATABASE_URL, autocommit=True, connect_timeout=2
+                        )
                     await self._sample(conn)
                 except psycopg.OperationalError:
                     self.missed += 1

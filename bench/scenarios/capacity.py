@@ -320,8 +320,10 @@ def main(argv: list[str] | None = None) -> dict:
     print("  broadcasts ...", flush=True)
     # depth 1: as the service publishes (one PUBLISH per batch, each its own round trip);
     # depth 50: what one Redis does when its clients pipeline
-    result["redis"] = [redis_broadcasts(seed["payload"], args.seconds, publishers=4, depth=1),
-                       redis_broadcasts(seed["payload"], args.seconds, publishers=2, depth=50)]
+    result["redis"] = [
+        redis_broadcasts(seed["payload"], args.seconds, publishers=4, depth=1),
+        redis_broadcasts(seed["payload"], args.seconds, publishers=2, depth=50),
+    ]
     print(f"  redis: {result['redis']}", flush=True)
     result["load_after"] = env.load()
     if args.json:

@@ -263,7 +263,8 @@ def main(argv: list[str] | None = None) -> dict:
             from bench.scenarios import run_load
 
             result["server"] = shlex.join(
-                ["uvicorn", *env.uvicorn_argv("<port>", args.web_workers)[1:]])
+                ["uvicorn", *env.uvicorn_argv("<port>", args.web_workers)[1:]]
+            )
             if args.cost_rounds:
                 print("  the price of the synchronous standby ...", flush=True)
                 result["commit_cost"] = commit_cost(pair, args.cost_rounds)

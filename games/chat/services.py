@@ -73,8 +73,9 @@ def chat_hide(*, user, game_id: int, channel: Any, message_id: Any, team: Any = 
         # No row lock: SELECT FOR UPDATE needs UPDATE, which the service's role rightly lacks
         # on this append-only table (it was a 500 in production). The hiding is a row of its
         # own, one per message (its unique key): of two staff hiding at once, one inserts it.
-        rows = ChatMessage.objects.filter(game_id=game_id, channel=channel,
-                                          team=team if partners else None, number=message_id)
+        rows = ChatMessage.objects.filter(
+            game_id=game_id, channel=channel, team=team if partners else None, number=message_id
+        )
         row = rows.select_related("author").first()
         if row is None:
             raise not_found("chat message")

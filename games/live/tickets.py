@@ -29,6 +29,8 @@ TICKET_TTL_S = 30
 
 class CacheAway(Exception):
     """A ticket could not be looked up: the cache cannot be reached (not the ticket's fault)."""
+
+
 TICKET = re.compile(r"[A-Za-z0-9_-]{43}")  # secrets.token_urlsafe(32)
 
 

@@ -4,11 +4,9 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0006_notifications'),
-        ('games', '0006_standing_orders'),
+        ("games", "0006_notifications"),
+        ("games", "0006_standing_orders"),
     ]
 
-    operations = [
-    ]
+    operations = []

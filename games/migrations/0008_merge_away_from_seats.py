@@ -4,11 +4,9 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0006_away_from_seats'),
-        ('games', '0007_merge_0006_notifications_0006_standing_orders'),
+        ("games", "0006_away_from_seats"),
+        ("games", "0007_merge_0006_notifications_0006_standing_orders"),
     ]
 
-    operations = [
-    ]
+    operations = []

@@ -4,11 +4,9 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0006_chat'),
-        ('games', '0008_merge_away_from_seats'),
+        ("games", "0006_chat"),
+        ("games", "0008_merge_away_from_seats"),
     ]
 
-    operations = [
-    ]
+    operations = []

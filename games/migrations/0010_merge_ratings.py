@@ -4,11 +4,9 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0006_ratings'),
-        ('games', '0009_merge_chat'),
+        ("games", "0006_ratings"),
+        ("games", "0009_merge_chat"),
     ]
 
-    operations = [
-    ]
+    operations = []

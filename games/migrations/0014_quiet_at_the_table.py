@@ -8,20 +8,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0013_chat_numbers'),
+        ("games", "0013_chat_numbers"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='notification',
-            name='born_read',
+            model_name="notification",
+            name="born_read",
             field=models.BooleanField(default=False),
         ),
         migrations.AddField(
-            model_name='presence',
-            name='visible',
+            model_name="presence",
+            name="visible",
             field=models.BooleanField(default=False),
         ),
     ]

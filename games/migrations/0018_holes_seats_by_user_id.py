@@ -33,25 +33,31 @@ def backfill(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('auth', '0012_alter_user_first_name_max_length'),
-        ('games', '0017_forks_notes_odds'),
+        ("auth", "0012_alter_user_first_name_max_length"),
+        ("games", "0017_forks_notes_odds"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='AccountName',
+            name="AccountName",
             fields=[
-                ('user', models.OneToOneField(
-                    on_delete=django.db.models.deletion.CASCADE, primary_key=True,
-                    related_name='+', serialize=False, to=settings.AUTH_USER_MODEL)),
-                ('folded', models.CharField(max_length=200, unique=True)),
+                (
+                    "user",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        primary_key=True,
+                        related_name="+",
+                        serialize=False,
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                ("folded", models.CharField(max_length=200, unique=True)),
             ],
         ),
         migrations.AddField(
-            model_name='gameprojection',
-            name='player_ids',
+            model_name="gameprojection",
+            name="player_ids",
             field=models.JSONField(null=True),
         ),
         migrations.RunPython(backfill, migrations.RunPython.noop),

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0018_holes_seats_by_user_id'),
+        ("games", "0018_holes_seats_by_user_id"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='gameevent',
-            name='head_signature',
+            model_name="gameevent",
+            name="head_signature",
             field=models.CharField(max_length=200, null=True),
         ),
     ]

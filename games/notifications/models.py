@@ -24,8 +24,9 @@ class Notification(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["user", "kind", "game", "seq"],
-                                    name="notification_once")  # fmt: skip
+            models.UniqueConstraint(
+                fields=["user", "kind", "game", "seq"], name="notification_once"
+            )  # fmt: skip
         ]
         indexes = [models.Index(fields=["user", "read"], name="notification_user_read")]
 
@@ -39,14 +40,13 @@ class DeadlineReminder(models.Model):
     done = models.BooleanField(default=False)
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["game", "seq"], name="reminder_game_seq")
-        ]
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="reminder_game_seq")]
         # The due ones only: the deadline runner asks every second, and the done rows (one per
         # decision ever made) would make each ask scan the whole past.
         indexes = [
-            models.Index(fields=["remind_at"], condition=models.Q(done=False),
-                         name="reminder_due")  # fmt: skip
+            models.Index(
+                fields=["remind_at"], condition=models.Q(done=False), name="reminder_due"
+            )  # fmt: skip
         ]
 
 

@@ -34,7 +34,6 @@ DIGEST_TASK = "games.notifications.digest"
 SWEEP_MIN_AGE = timedelta(seconds=10)  # leave fresh events and mails to their own task first
 
 
-
 def _send_task(name: str, *args, eta=None) -> bool:
     return task_queue.send(name, *args, eta=eta, queue=settings.SEJMI_NOTIFY_QUEUE)
 

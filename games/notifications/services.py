@@ -59,8 +59,11 @@ def notifications_seen(*, user, game_id: int, seq: int) -> int:
     about that game up to there is read (the first `your_turn` of a game that started before
     its table opened, say). Not a dispute's decision: the table does not show it. Returns how
     many became read."""
-    return Notification.objects.filter(user=user, game_id=game_id, seq__lte=seq, read=False) \
-        .exclude(kind=DISPUTE_DECIDED).update(read=True)
+    return (
+        Notification.objects.filter(user=user, game_id=game_id, seq__lte=seq, read=False)
+        .exclude(kind=DISPUTE_DECIDED)
+        .update(read=True)
+    )
 
 
 def notification_tell(*, user_id: int, kind: str, game_id: int, seq: int) -> Notification | None:

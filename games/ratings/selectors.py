@@ -24,9 +24,8 @@ def player_profile(username: str) -> dict[str, Any]:
     overall rating after each rated game, oldest first. A player with no rated game has the
     initial rating. ApiError(not_found) for an unknown username."""
     users = get_user_model()
-    storable = (
-        "\x00" not in username
-        and len(username) <= (users._meta.get_field("username").max_length or 0)
+    storable = "\x00" not in username and len(username) <= (
+        users._meta.get_field("username").max_length or 0
     )
     user = users.objects.filter(username=username).first() if storable else None
     if user is None:

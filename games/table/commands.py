@@ -71,8 +71,9 @@ def _bot_games_cap(user) -> None:
     hour (every seat a bot: all named, no user's id), with the seconds until the oldest of them
     leaves the hour as Retry-After."""
     now, cap = timezone.now(), settings.SEJMI_BOT_GAMES_PER_HOUR
-    recent = GameProjection.objects.filter(game__created_by=user,
-                                           game__created_at__gt=now - timedelta(hours=1))
+    recent = GameProjection.objects.filter(
+        game__created_by=user, game__created_at__gt=now - timedelta(hours=1)
+    )
     made = sorted(at for at, names, ids in recent.values_list("game__created_at", "players",
                                                                "player_ids")
                   if all(n is not None for n in names) and not any(ids or ()))  # fmt: skip

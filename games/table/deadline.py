@@ -42,9 +42,11 @@ def due(state: GameState, since: datetime | None, *, human_at: datetime | None =
             return DeadlineKind.ABANDON, abandon_at
     return kind, at
 
+
 def paused(state: GameState) -> bool:
     """A seat's vacation stands every clock of the game still (bots still move)."""
     return state.status == "active" and any(u is not None for u in state.vacation_until)
+
 
 def _decision_due(state: GameState, since: datetime | None) -> Due:
     timed = deadline_kind(state)
@@ -54,6 +56,7 @@ def _decision_due(state: GameState, since: datetime | None) -> Due:
         return DeadlineKind.BOT, since
     kind = DeadlineKind(timed)
     return kind, since + timedelta(seconds=state.options[SECONDS_OPTION[kind]])
+
 
 def overdue(proj: GameProjection, now: datetime) -> bool:
     """The pending decision's deadline has passed: a command arriving now applies it first

@@ -83,4 +83,3 @@ def tell_the_passer(game_id: int, seq: int, names: list[str]) -> None:
         group_send(game_group(game_id), message)
     except Exception:
         log.exception("telling the passers of game %s at seq %s failed", game_id, seq)
-

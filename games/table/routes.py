@@ -29,9 +29,6 @@ from games.table.serializers import (
 STATUSES = ("lobby", "active", "ended")
 
 
-
-
-
 class GamesApi(Api):
     def get_permissions(self):
         return [AllowAny()] if self.request.method == "GET" else [IsAuthenticated()]

@@ -60,7 +60,6 @@ def current(game_id: int) -> tuple[GameProjection, GameState]:
     return proj, state_from_json(proj.state)
 
 
-
 def event_payload(row: GameEvent, state_now: GameState, viewer: Any) -> dict[str, Any]:
     data = redact_event(event_store.to_event(row), state_now, viewer)
     return {"seq": row.seq, "type": row.type, "at": iso(row.at), "data": data}
@@ -74,7 +73,8 @@ def events_between(game_id: int, after: int, upto: int, state: GameState,
     if state.status == ENDED and duplicates.deal_open(game_id):
         state = duplicates.as_running(state)  # another table still plays this deal
     return duplicates.hide_in_events(
-        game_id, [event_payload(row, state, viewer) for row in rows.order_by("seq")])
+        game_id, [event_payload(row, state, viewer) for row in rows.order_by("seq")]
+    )
 
 
 def lobby_rows(status: str | None, *, variant: str | None = None,

@@ -93,9 +93,11 @@ class ViewSerializer(serializers.Serializer):
     winners = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
     seed_commitment = serializers.CharField()
     forked_from = serializers.JSONField(
-        allow_null=True, help_text='a fork\'s source: {"game", "at"} (issue 30); else null')
+        allow_null=True, help_text='a fork\'s source: {"game", "at"} (issue 30); else null'
+    )
     tournament = serializers.DictField(
-        allow_null=True, help_text='{"id", "name", "round"} of a tournament\'s game, else null')
+        allow_null=True, help_text='{"id", "name", "round"} of a tournament\'s game, else null'
+    )
     delayed = serializers.BooleanField(
         help_text="a spectator's view of a delayed game: the game `spectator_delay` events "
         "ago (its seq is that past seq; legal [] and deadline null)"

@@ -124,4 +124,3 @@ def game_events(game_id: int, user, *, after: int = 0) -> list[dict[str, Any]]:
         return selectors.events_between(game_id, after, proj.seq, state,
                                         selectors.seat_of(state, user))  # fmt: skip
     return shown_events(game_id, shown, after)
-

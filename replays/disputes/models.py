@@ -53,10 +53,14 @@ class Dispute(models.Model):
             # One dispute per player and moment (the whole game, when no seq is named): a
             # second one is a duplicate (its decision would be told to nobody new), and the
             # player's notification of the decision is unique by (game, seq) too.
-            models.UniqueConstraint(fields=["game", "opened_by", "seq"],
-                                    name="dispute_once_per_moment"),  # fmt: skip
-            models.UniqueConstraint(fields=["game", "opened_by"], condition=Q(seq__isnull=True),
-                                    name="dispute_once_per_game"),  # fmt: skip
+            models.UniqueConstraint(
+                fields=["game", "opened_by", "seq"], name="dispute_once_per_moment"
+            ),  # fmt: skip
+            models.UniqueConstraint(
+                fields=["game", "opened_by"],
+                condition=Q(seq__isnull=True),
+                name="dispute_once_per_game",
+            ),  # fmt: skip
             # A decision always says who made it and when; an open dispute has none.
             models.CheckConstraint(
                 condition=(
@@ -67,7 +71,7 @@ class Dispute(models.Model):
                     )
                 ),
                 name="dispute_decision_complete",
-            )
+            ),
         ]
 
     def __str__(self) -> str:

@@ -40,8 +40,11 @@ class DisputesApi(Api):
 
     @extend_schema(
         operation_id="disputes_list",
-        parameters=[OpenApiParameter("status", str, enum=["open", "resolved", "rejected"]),
-                    OpenApiParameter("page", int), OpenApiParameter("page_size", int)],
+        parameters=[
+            OpenApiParameter("status", str, enum=["open", "resolved", "rejected"]),
+            OpenApiParameter("page", int),
+            OpenApiParameter("page_size", int),
+        ],
         responses={200: OpenApiTypes.OBJECT},
     )
     def get(self, request: Request) -> Response:

@@ -64,8 +64,9 @@ def _check_caps(user, game_id: int) -> None:
     """ApiError too_many past OPEN_PER_GAME open disputes of `user` in the game or OPEN_IN_ALL
     in all (a race of two of his own requests may pass one over: the caps bound abuse)."""
     mine = Dispute.objects.filter(opened_by=user, status=Dispute.Status.OPEN)
-    counts = mine.aggregate(all=models.Count("pk"),
-                            here=models.Count("pk", filter=models.Q(game_id=game_id)))
+    counts = mine.aggregate(
+        all=models.Count("pk"), here=models.Count("pk", filter=models.Q(game_id=game_id))
+    )
     if counts["here"] >= OPEN_PER_GAME:
         raise ApiError(Code.TOO_MANY, f"at most {OPEN_PER_GAME} open disputes per game: wait "
                        "for staff to decide one", retry_after=CAP_RETRY_AFTER_S)  # fmt: skip

@@ -92,6 +92,7 @@ async def test_a_delayed_games_spectators_receive_nothing_younger_than_the_delay
             "ws event"} <= {c.source for c in spectators}  # fmt: skip
     lagging = [c for c in spectators if c.kind == VIEW and c.payload["delayed"]]
     assert lagging and all(c.payload["seq"] < (c.present or c.at) for c in lagging)
+
     # ...and the checker would see a payload that shows the present to a spectator.
     # (a view that was young when it came: one received late, DELAY events after its seq
     # under a loaded full run, is no leak to plant)

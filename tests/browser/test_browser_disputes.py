@@ -156,7 +156,8 @@ def test_a_seated_player_disputes_from_the_tables_log(make_player, open_page):
 
 
 @pytest.mark.parametrize(
-    ("lang", "site"), [("en", "postgresql"), ("cs", "postgresql"), ("en", "sqlite")],
+    ("lang", "site"),
+    [("en", "postgresql"), ("cs", "postgresql"), ("en", "sqlite")],
     indirect=["site"],
 )  # and on make run's SQLite
 def test_staff_decide_and_the_player_is_told_and_reads_the_resolution(
@@ -226,8 +227,9 @@ def shots(page, lang: str, gid: int) -> None:
                 page.get_by_role("button", name=WORDS[lang]["open"], exact=True).click()
                 page.get_by_label(WORDS[lang]["reason"], exact=True).fill(WORDS[lang]["form"])
                 page.locator("#dispute-form").scroll_into_view_if_needed()
-            page.wait_for_function("() => document.querySelector('.bell__count')"
-                                   ".dataset.unread === '1'")  # the bell has read its list
+            page.wait_for_function(
+                "() => document.querySelector('.bell__count').dataset.unread === '1'"
+            )  # the bell has read its list
             wide = page.evaluate("() => document.documentElement.scrollWidth")
             assert wide <= width, f"{name} at {width} px scrolls sideways ({wide} px)"
             if save:

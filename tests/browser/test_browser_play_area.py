@@ -221,12 +221,15 @@ def test_hitting_yourself_asks_first_and_says_you(make_player, open_page):
     seq = open_table(page, gid)
     # The page asks by the engine's effect table (#card-words' `rules`), not by rules of its own:
     # what it counts as lost, for every effect and every count of lives, is the table's `loss`.
-    lost = page.evaluate("""async (kinds) => {
+    lost = page.evaluate(
+        """async (kinds) => {
         const table = document.querySelector('script[src$="/table.js"]').src;
         const { selfLoss } = await import(table.replace(/table\\.js$/, "yourself.js"));
         const lives = [0, 1, 2, 3, 4, 5, 6];
         return Object.fromEntries(kinds.map((k) => [k, lives.map((x) => selfLoss(k, x))]));
-    }""", list(EFFECTS))
+    }""",
+        list(EFFECTS),
+    )
     assert lost == {kind: list(rule.loss) for kind, rule in EFFECTS.items()}
     page.click('#hand button[data-card="C25"]')
     page.click('[data-effect="0"]')
@@ -250,7 +253,8 @@ def test_hitting_yourself_asks_first_and_says_you(make_player, open_page):
     settled(jan, gid, lambda v: v["phase"] == "block")
     # The API has it; the page draws it when its frame arrives.
     page.wait_for_function(
-        "() => document.querySelector('#pending')?.innerText.includes('You play C25')")
+        "() => document.querySelector('#pending')?.innerText.includes('You play C25')"
+    )
     pending = page.locator("#pending").inner_text()
     assert "You play C25" in pending and "on yourself" in pending, pending
     jan.command(gid, {"type": "pass"})

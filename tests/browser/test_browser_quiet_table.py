@@ -145,7 +145,8 @@ def test_a_hidden_tab_still_gets_them_and_showing_it_again_quiets_them(
                   ".forEach(s => s.close())")  # fmt: skip
     page.wait_for_function(
         "() => { const games = window.__ws.sockets.filter(s => s.url.includes('/ws/games/'));"
-        " return games.length === 2 && games[1].readyState === 1; }")
+        " return games.length === 2 && games[1].readyState === 1; }"
+    )
     wait_visible(live, gid, True)
     page.locator('#prompt [data-command="pass"]').click()  # her turn comes next
     turn = wait_until(lambda: [n for n in eva.get("/api/notifications/")["notifications"]

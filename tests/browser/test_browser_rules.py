@@ -42,7 +42,8 @@ def two_player_game(make_player) -> tuple[int, object, object]:
 
 
 @pytest.mark.parametrize(
-    ("lang", "site"), [("en", "postgresql"), ("cs", "postgresql"), ("en", "sqlite")],
+    ("lang", "site"),
+    [("en", "postgresql"), ("cs", "postgresql"), ("en", "sqlite")],
     indirect=["site"],
 )  # and on make run's SQLite
 def test_the_rules_page_holds_every_card_with_both_effects_in_the_page_language(lang, open_page):

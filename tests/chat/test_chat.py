@@ -336,8 +336,12 @@ def test_the_case_file_shows_every_channel_hidden_ones_in_full(pairs, client):
     secret = pairs.post(north, "partners", "our secret plan").json()
     pairs.post(east, "partners", "their plan")
     pairs.post(pairs.spectator, "spectators", "watching")
-    assert hide(pairs, pairs.staff, secret["id"], "cheating talk", channel="partners",
-                team=0).status_code == 200  # north's pair: seats 0 and 2 (ids are per stream)
+    assert (
+        hide(
+            pairs, pairs.staff, secret["id"], "cheating talk", channel="partners", team=0
+        ).status_code
+        == 200
+    )  # north's pair: seats 0 and 2 (ids are per stream)
     dispute = north.post(f"/api/games/{pairs.gid}/disputes/", {"reason": "chat"}, format="json")
     user = get_user_model().objects.get(username=pairs.staff.username)
     user.is_superuser = True

@@ -96,8 +96,14 @@ def test_a_deadline_in_the_database_wakes_it_on_time_without_a_ring(make_run_loo
                      rig={"first": 0, "hands": [["C25", "C29", "C30"],
                                                 ["C33", "C34", "C35"]]})  # fmt: skip
     alarm.ring()  # the game's start had nothing due: let the loop read the next due time
-    body = {"expected_seq": view(alice, gid)["seq"], "type": "play", "card": "C25", "effect": 0,
-            "scope": "one", "target": 1}
+    body = {
+        "expected_seq": view(alice, gid)["seq"],
+        "type": "play",
+        "card": "C25",
+        "effect": 0,
+        "scope": "one",
+        "target": 1,
+    }
     task_queue._not_sent_hooks.clear()  # nothing rings now: the loop finds the deadline alone
     alarm.ring()
     played = alice.post(f"/api/games/{gid}/commands/", body, format="json")

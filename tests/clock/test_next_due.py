@@ -23,6 +23,7 @@ def test_next_due_is_the_earliest_deadline_of_several_games():
     now = timezone.now()
     for minutes, gid in zip((30, 5, 90), games, strict=True):
         GameProjection.objects.filter(game_id=gid).update(
-            status="active", deadline_at=now + timedelta(minutes=minutes), deadline_kind="turn")
+            status="active", deadline_at=now + timedelta(minutes=minutes), deadline_kind="turn"
+        )
     GameProjection.objects.filter(game_id=games[2]).update(status="ended")  # not counted
     assert next_due().deadline == now + timedelta(minutes=5)

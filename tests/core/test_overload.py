@@ -88,9 +88,7 @@ def test_an_overloaded_api_logs_one_line_per_refusal_not_a_traceback(caplog):
 
 
 @pytest.mark.asyncio
-async def test_a_socket_opened_on_an_exhausted_pool_is_closed_1013_try_again_later(
-    table, caplog
-):
+async def test_a_socket_opened_on_an_exhausted_pool_is_closed_1013_try_again_later(table, caplog):
     """An exhausted pool at a socket's connect crashed the consumer (an HTTP 500 to the
     handshake and a traceback per socket). It is accepted and closed 1013, Try Again Later:
     the client reconnects with back-off and resyncs."""

@@ -90,9 +90,15 @@ def test_an_export_verifies_offline_with_the_public_key_alone(game):
     last = rows[-1]
     seq, data = last["seq"] + 1, {"seat": 1, "delta": 3, "lives": 9}
     at = timezone.now()
-    forged = {"seq": seq, "type": "lives_changed", "v": 1, "data": data, "at": at.isoformat(),
-              "prev_hash": last["hash"],
-              "hash": event_store.event_hash(last["hash"], seq, "lives_changed", 1, data, at)}
+    forged = {
+        "seq": seq,
+        "type": "lives_changed",
+        "v": 1,
+        "data": data,
+        "at": at.isoformat(),
+        "prev_hash": last["hash"],
+        "hash": event_store.event_hash(last["hash"], seq, "lives_changed", 1, data, at),
+    }
     mallory = Ed25519PrivateKey.generate()
     mallory_key = mallory.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
     header.update(events=seq, head_hash=forged["hash"], public_key=mallory_key, signatures=[

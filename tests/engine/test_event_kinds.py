@@ -11,9 +11,15 @@ from tests.engine.helpers import bot_game
 
 def _defined_types() -> set[str]:
     """Every event type constant of the module: an upper-case name bound to a lower-case word."""
-    return {value for name, value in vars(ev).items()
-            if name.isupper() and isinstance(value, str) and value.islower() and "_" in value
-            and name not in {"NOBODY", "THE_SEAT", "EVERY_SEAT"}} | {ev.FORKED}  # one word
+    return {
+        value
+        for name, value in vars(ev).items()
+        if name.isupper()
+        and isinstance(value, str)
+        and value.islower()
+        and "_" in value
+        and name not in {"NOBODY", "THE_SEAT", "EVERY_SEAT"}
+    } | {ev.FORKED}  # one word
 
 
 def test_every_defined_event_type_is_classified_once():

@@ -24,8 +24,15 @@ def _get(path: str) -> int:
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("path", ["/static/%2e%2e/x", "/static/%2e%2e/%2e%2e/etc/passwd",
-                                  "/static/..%2fmanage.py", "/static/frontend/%2e%2e/%2e%2e/x"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/static/%2e%2e/x",
+        "/static/%2e%2e/%2e%2e/etc/passwd",
+        "/static/..%2fmanage.py",
+        "/static/frontend/%2e%2e/%2e%2e/x",
+    ],
+)
 def test_a_static_path_out_of_the_root_is_404(path):
     assert _get(path) == 404
 

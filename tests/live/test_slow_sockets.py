@@ -109,11 +109,11 @@ def _close_code(data: bytes) -> int | None:
         opcode, length = data[at] & 0x0F, data[at + 1] & 0x7F
         at += 2
         if length == 126:
-            length, at = int.from_bytes(data[at:at + 2]), at + 2
+            length, at = int.from_bytes(data[at : at + 2]), at + 2
         elif length == 127:
-            length, at = int.from_bytes(data[at:at + 8]), at + 8
+            length, at = int.from_bytes(data[at : at + 8]), at + 8
         if opcode == 0x8 and length >= 2:
-            return int.from_bytes(data[at:at + 2])
+            return int.from_bytes(data[at : at + 2])
         at += length
     return None
 

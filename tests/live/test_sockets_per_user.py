@@ -19,7 +19,8 @@ def test_a_socket_past_the_cap_is_closed_4429_and_a_closed_one_frees_its_place(s
     user = get_user_model().objects.create_user(username="eva", password="s3cret-pass-1")
     token = Token.objects.create(user=user).key
     other = Token.objects.create(
-        user=get_user_model().objects.create_user(username="jan", password="s3cret-pass-1")).key
+        user=get_user_model().objects.create_user(username="jan", password="s3cret-pass-1")
+    ).key
 
     from sejmi.asgi import application
 

@@ -49,6 +49,7 @@ def notifying(worker, settings, inbox) -> Inbox:
     settings.SEJMI_ALLOW_RIGGED = True
     return inbox
 
+
 pytestmark = pytest.mark.django_db(transaction=True)
 
 DECISION = "Resolved: the block came in time; the log shows it."

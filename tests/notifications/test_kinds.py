@@ -97,5 +97,7 @@ def test_the_words_live_only_in_the_table():
 def test_the_bell_gets_the_table_as_json():
     english, czech = kinds.for_page("en"), kinds.for_page("cs")
     assert set(english) == set(czech) == set(kinds.KINDS)
-    assert json.loads(json.dumps(czech))["your_turn"] == {"summary": "Jsi na tahu ve hře {game}",
-                                                           "link": "/games/{game}/"}
+    assert json.loads(json.dumps(czech))["your_turn"] == {
+        "summary": "Jsi na tahu ve hře {game}",
+        "link": "/games/{game}/",
+    }

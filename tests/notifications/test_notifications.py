@@ -511,7 +511,8 @@ def test_with_the_runner_deployed_the_runner_reminds_and_no_celery_task_waits(
 
     now = timezone.now()  # 50 of the decision's 60 s gone: past its 80 %
     GameProjection.objects.filter(game_id=gid).update(
-        decision_since=now - timedelta(seconds=50), deadline_at=now + timedelta(seconds=10))
+        decision_since=now - timedelta(seconds=50), deadline_at=now + timedelta(seconds=10)
+    )
     reminder.remind_at = now - timedelta(seconds=2)
     reminder.save(update_fields=["remind_at"])
     stop = threading.Event()
@@ -554,7 +555,8 @@ async def _table_socket(client: APIClient, gid: int, visible: bool | None):
         await sock.send_json_to({"type": "visibility", "visible": visible})
         user_id = await sync_to_async(_user_id)(client)
         await sync_to_async(wait_for)(
-            lambda: presence.sees_table(user_id, gid) is visible, "the visibility's row")
+            lambda: presence.sees_table(user_id, gid) is visible, "the visibility's row"
+        )
     return sock
 
 
@@ -680,7 +682,8 @@ def test_the_visible_tables_presence_expires(settings):
     assert not presence.sees_table(*row[:2]), "the beat keeps the socket's own word"
     presence.show(row, True)
     Presence.objects.filter(channel="test.tab").update(
-        expires_at=timezone.now() - timedelta(seconds=1))  # its process stopped beating
+        expires_at=timezone.now() - timedelta(seconds=1)
+    )  # its process stopped beating
     assert not presence.sees_table(*row[:2])
     runner.sweep()
     assert not Presence.objects.filter(channel="test.tab").exists()

@@ -23,8 +23,11 @@ def _fresh_throttles():
 
 def _player() -> APIClient:
     client = APIClient()
-    answer = client.post("/api/auth/register/", {"username": f"cap{next(_names)}",
-                                                 "password": "s3cret-pass-1"}, format="json")
+    answer = client.post(
+        "/api/auth/register/",
+        {"username": f"cap{next(_names)}", "password": "s3cret-pass-1"},
+        format="json",
+    )
     client.credentials(HTTP_AUTHORIZATION=f"Token {answer.json()['token']}")
     return client
 
@@ -90,8 +93,10 @@ def test_bots_only_games_are_capped_per_user_and_hour(settings):
         made = eva.post("/api/games/", {"seats": 2, "options": {"bots": [0, 1]}}, format="json")
         assert made.status_code == 201, made.content
     _too_many(eva.post("/api/games/", {"seats": 2, "options": {"bots": [0, 1]}}, format="json"))
-    assert eva.post("/api/games/", {"seats": 2, "options": {"bots": [1]}},
-                    format="json").status_code == 201  # a game with a human seat is not capped
+    assert (
+        eva.post("/api/games/", {"seats": 2, "options": {"bots": [1]}}, format="json").status_code
+        == 201
+    )  # a game with a human seat is not capped
     assert _player().post("/api/games/", {"seats": 2, "options": {"bots": [0, 1]}},
                           format="json").status_code == 201  # fmt: skip
 

@@ -347,8 +347,13 @@ def test_a_finished_file_cut_back_to_a_running_game_is_not_imported(exported):
     import would be a running game whose seed is public (R22)."""
     header, rows = load_file(exported)
     cut_at_turn_3(rows)
-    header.update(events=len(rows), head_hash=rows[-1]["hash"], status="active", winners=None,
-                  signatures=[s for s in header["signatures"] if s["seq"] <= len(rows)])
+    header.update(
+        events=len(rows),
+        head_hash=rows[-1]["hash"],
+        status="active",
+        winners=None,
+        signatures=[s for s in header["signatures"] if s["seq"] <= len(rows)],
+    )
     save_file(exported, header, rows)
     assert verify_cli(exported)[0] == 0  # a true record of the game's first turns
     with pytest.raises(CommandError, match="only finished games"):

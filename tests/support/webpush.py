@@ -161,5 +161,3 @@ def checked(push, browser: FakeBrowser, public_key: str, service) -> dict:
     assert set(payload) == PAYLOAD_KEYS, payload
     assert not CARD.search(json.dumps(payload)), payload  # shown on lock screens: no card
     return payload
-
-

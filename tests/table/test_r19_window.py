@@ -55,6 +55,7 @@ def test_r19_events_are_read_at_the_seq_of_the_state_that_redacts_them(rigged, m
 
 # --- R19 by inference (hole 2): nothing anyone else receives depends on a pass ---------------
 
+
 async def play_the_window(b_passes: bool, c_sends: dict) -> tuple[list[dict], int]:
     """Seat 0 plays, seat 1 passes (or does nothing), then seat 2 answers at the seq it saw.
     Returns what the watchers received up to (and with) seat 2's answer, and its status."""

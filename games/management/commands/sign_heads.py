@@ -31,4 +31,3 @@ class Command(BaseCommand):
             event_store.sign(game_id, heads)
             signed += len(heads)
         self.stdout.write(f"{signed} heads signed")
-
