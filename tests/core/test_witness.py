@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
-from tests.db_roles import as_owner
+from tests.support.db_roles import as_owner
 
 from games.core import witness
 from games.core.models import GameEvent, HeadSignature
