@@ -65,7 +65,7 @@ KINDS: dict[str, Kind] = {k.name: k for k in (
          action=_OPEN, urgency="high"),
     Kind("eliminated",
          summary={"en": "You are out of game {game}", "cs": "Ve hře {game} ti došly životy"},
-         mail={"en": "You were eliminated in game {game}.", "cs": "Ve hře {game} jsi vypadl."},
+         mail={"en": "You are out of game {game}.", "cs": "Ve hře {game} ti došly životy."},
          title={"en": "You are out", "cs": "Došly ti životy"},
          action=_OPEN),
     Kind("game_over",
