@@ -6,9 +6,10 @@ feature that reads many games' logs — register a `Follower` when their app loa
 woken after COMMIT (`wake`):
 
 - each follower keeps its own cursor per game (`FollowerCursor`, one row per follower and
-  game) and catches a game up under that row's lock (`catch_up`): what it writes and the moved
-  cursor commit together, so a follower that dies between the game's COMMIT and its own work
-  loses nothing (its cursor did not move) and tells nothing twice (the lock, then unique keys);
+  game); the followers catch a game up together in one transaction under their rows' locks
+  (`follow`): what they write and the moved cursors commit together, so a process that dies
+  between the game's COMMIT and theirs loses nothing (no cursor moved) and tells nothing twice
+  (the locks, then unique keys);
 - `wake(game_id)` never runs the followers in the caller's transaction. How it reaches them is
   `settings.SEJMI_FOLLOW`: "queue" (production: an RPUSH to a Redis list that the follower
   process drains — `manage.py run_deadlines` runs it beside the deadlines, `serve`), "thread"
@@ -29,11 +30,12 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import TypeVar
+from functools import partial
+from typing import Any
 
 from django.conf import settings
 from django.db import close_old_connections, transaction
-from django.db.models import F, OuterRef, Q, Subquery
+from django.db.models import Case, F, OuterRef, Q, Subquery, Value, When
 from django.utils import timezone
 
 from games.core import event_store
@@ -41,8 +43,6 @@ from games.core.models import FollowerCursor, Game, GameEvent, GameProjection
 from games.engine import GameState
 
 log = logging.getLogger(__name__)
-
-T = TypeVar("T")
 
 QUEUE_KEY = "sejmi:follow"  # the Redis list of woken game ids (mode "queue")
 BLOCK_S = 1.0  # the follower process waits this long for a wake-up before it looks around
@@ -52,14 +52,23 @@ SWEEP_MIN_AGE = timedelta(seconds=10)  # a fresh game is its own wake-up's, not 
 
 @dataclass(frozen=True)
 class Follower:
-    """A feature that follows the games' logs. `follow(game_id)` catches one game up (its own
-    transaction, idempotent; returns how many things it did); `behind(min_age, limit)` lists
-    the games it has not caught up with, untouched for `min_age` (the sweeper's list; default:
-    its cursors lag the log); `rebuild()` rebuilds its read models from the logs, after the
-    games' own (`rebuild_projections`)."""
+    """A feature that follows the games' logs.
+
+    `handle(game_id, before, rows)` is its work on the events past its cursor (`rows`), in the
+    followers' transaction (`follow`), under its cursor's row lock; `before()` gives the game's
+    state at its cursor, folded only if asked for. What it returns goes to `after(result)`
+    once that transaction has committed (pushes, mails: what must not be undone). `wants`: the
+    event types it acts on; when none of them is past its cursor, the cursor just moves on.
+    `applies(game_id)`: whether it follows that game at all (no cursor otherwise).
+    `behind(min_age, limit)`: the games it has not caught up with, untouched for `min_age`
+    (the sweeper's list; default: its cursors lag the log). `rebuild()`: its read models
+    rebuilt from the logs, after the games' own (`rebuild_projections`)."""
 
     name: str
-    follow: Callable[[int], int]
+    handle: Callable[[int, Callable[[], GameState | None], list[GameEvent]], Any]
+    after: Callable[[Any], object] | None = None
+    wants: frozenset[str] | None = None
+    applies: Callable[[int], bool] | None = None
     behind: Callable[[timedelta, int], list[int]] | None = None
     rebuild: Callable[[], object] | None = None
 
@@ -67,6 +76,10 @@ class Follower:
         if self.behind is not None:
             return self.behind(min_age, limit)
         return lagging(self.name, min_age, limit)
+
+    def follow(self, game_id: int) -> int:
+        """This follower alone catches the game up (an import, a test)."""
+        return _together(game_id, [self])
 
 
 _followers: dict[str, Follower] = {}
@@ -84,28 +97,68 @@ def registered() -> tuple[Follower, ...]:
 # --- the cursor ---------------------------------------------------------------------------
 
 
-def catch_up(name: str, game_id: int, handle: Callable[[GameState | None, list[GameEvent]], T],
-             *, state: bool = True) -> T | None:  # fmt: skip
-    """In one transaction, under the row lock of follower `name`'s cursor on the game: hand
-    `handle(state at the cursor, the events past it)`, then move the cursor past them. None
-    when nothing was past it (or the game is gone). Twice at once: the second waits for the
-    lock and finds nothing new. `state=False`: the handler reads the events alone (None is
-    handed; folding the state costs a snapshot and events read)."""
+def _together(game_id: int, chosen: list[Follower]) -> int:
+    """The followers in `chosen` catch game `game_id` up in one transaction: their cursors'
+    rows locked in one read, the events past the lowest read once, each follower's work in a
+    savepoint of its own (one that fails leaves the others; its cursor stays, the sweeper tries
+    again), the cursors moved in one statement; each `after` once it has committed. Returns how
+    many followers acted."""
+    chosen = [f for f in chosen if f.applies is None or f.applies(game_id)]
+    if not chosen:
+        return 0
+    acted: list[tuple[Follower, Any]] = []
     with transaction.atomic():
-        if not Game.objects.filter(pk=game_id).exists():
-            return None
-        FollowerCursor.objects.bulk_create(
-            [FollowerCursor(follower=name, game_id=game_id)], ignore_conflicts=True
-        )
-        cursor = FollowerCursor.objects.select_for_update().get(follower=name, game_id=game_id)
-        rows = event_store.load(game_id, after=cursor.seq)
+        cursors = _locked_cursors(game_id, [f.name for f in chosen])
+        if cursors is None:  # the game is gone
+            return 0
+        rows = event_store.load(game_id, after=min(cursors.values()))
         if not rows:
-            return None
-        done = handle(event_store.state_at(game_id, cursor.seq) if state else None, rows)
-        _die_here_if_asked(name)
-        cursor.seq = rows[-1].seq
-        cursor.save(update_fields=["seq"])
-        return done
+            return 0
+        moved: dict[str, int] = {}
+        for follower in chosen:
+            mine = [row for row in rows if row.seq > cursors[follower.name]]
+            if not mine:
+                continue
+            if follower.wants is None or any(row.type in follower.wants for row in mine):
+                before = partial(event_store.state_at, game_id, cursors[follower.name])
+                try:
+                    with transaction.atomic():
+                        acted.append((follower, follower.handle(game_id, before, mine)))
+                        _die_here_if_asked(follower.name)
+                except Exception:
+                    log.exception("follower %s failed on game %s; the sweeper will try again",
+                                  follower.name, game_id)  # fmt: skip
+                    continue
+            moved[follower.name] = mine[-1].seq
+        _move(game_id, moved)
+    for follower, result in acted:
+        if follower.after is not None:
+            try:
+                follower.after(result)
+            except Exception:
+                log.exception("follower %s: after game %s committed", follower.name, game_id)
+    return len(acted)
+
+
+def _locked_cursors(game_id: int, names: list[str]) -> dict[str, int] | None:
+    """Each named follower's cursor on the game, their rows made if missing and locked."""
+    if not Game.objects.filter(pk=game_id).exists():
+        return None
+    FollowerCursor.objects.bulk_create(
+        [FollowerCursor(follower=name, game_id=game_id) for name in names], ignore_conflicts=True
+    )
+    locked = FollowerCursor.objects.select_for_update().filter(game_id=game_id, follower__in=names)
+    return dict(locked.values_list("follower", "seq"))
+
+
+def _move(game_id: int, moved: dict[str, int]) -> None:
+    """Every moved cursor of the game in one UPDATE."""
+    if not moved:
+        return
+    whens = [When(follower=name, then=Value(seq)) for name, seq in moved.items()]
+    FollowerCursor.objects.filter(game_id=game_id, follower__in=list(moved)).update(
+        seq=Case(*whens, output_field=FollowerCursor._meta.get_field("seq"))
+    )
 
 
 def _die_here_if_asked(name: str) -> None:
@@ -133,26 +186,20 @@ def lagging(name: str, min_age: timedelta = timedelta(0), limit: int = 100) -> l
 
 
 def follow(game_id: int) -> int:
-    """Every follower catches game `game_id` up; one's failure is logged and leaves the others
-    (the sweeper tries it again). Returns how many things they did."""
-    done = 0
-    for follower in registered():
-        done += _guarded(follower.name, follower.follow, game_id)
-    return done
+    """Every follower catches game `game_id` up, together (`_together`); a failure is logged
+    and left to the sweeper. Returns how many followers acted."""
+    return _guarded("followers", lambda g: _together(g, list(registered())), game_id)
 
 
 def sweep(min_age: timedelta = SWEEP_MIN_AGE, limit: int = 100) -> int:
     """Every follower's lagging games caught up: the guarantee behind each wake-up."""
-    done = 0
+    lagging_games: dict[int, None] = {}
     for follower in registered():
         try:
-            games = follower.lagging(min_age, limit)
+            lagging_games.update(dict.fromkeys(follower.lagging(min_age, limit)))
         except Exception:
             log.exception("follower %s: listing its lagging games failed", follower.name)
-            continue
-        for game_id in games:
-            done += _guarded(follower.name, follower.follow, game_id)
-    return done
+    return sum(follow(game_id) for game_id in lagging_games)
 
 
 def _guarded(name: str, step: Callable[[int], int], game_id: int) -> int:

@@ -16,9 +16,9 @@ Bots are never told anything.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from functools import partial
 from itertools import groupby
 
 from django.contrib.auth import get_user_model
@@ -120,30 +120,40 @@ def _reminder_at(proj: GameProjection | None, state: GameState) -> datetime | No
 FOLLOWER = "notifications"  # its cursors' name (games.core.followers)
 
 
-def derive_game(game_id: int) -> tuple[list[Notification], DeadlineReminder | None]:
-    """Create the notifications of every event past the game's cursor; returns the new rows
-    (the caller pushes and mails them after COMMIT) and the pending decision's new reminder.
-    Inside the caller's transaction; safe to run any number of times."""
-    told = followers.catch_up(FOLLOWER, game_id, partial(_told, game_id))
-    if told is None:
-        return [], None
-    state, head, items = told
+def derive_past(game_id: int, before: Callable[[], GameState | None],
+                rows: list) -> tuple[list[Notification], DeadlineReminder | None]:  # fmt: skip
+    """The notifications of `rows`, the events past the game's cursor (`before()`: the state
+    there), and the pending decision's new reminder; the caller (the notifications follower,
+    under the cursor's lock) pushes and mails the new rows after COMMIT."""
+    state, head, items = _told(game_id, before, rows)
     return _create(game_id, state, items), _plan_reminder(game_id, head)
 
 
-def _told(game_id: int, state: GameState | None,
+def _told(game_id: int, before: Callable[[], GameState | None],
           rows: list) -> tuple[GameState, int, list[tuple[Told, datetime]]]:  # fmt: skip
+    """Who is told what, batch by batch. The usual case is one batch, the game's head: its
+    state is the projection's, so nothing is folded (folding from the last snapshot cost the
+    follower more than the rest of its work)."""
+    batches = [list(batch) for _, batch in groupby(rows, key=lambda row: row.at)]
+    head = _head_state(game_id, rows[-1].seq) if len(batches) == 1 else None
+    state = None if head is not None else before()
     told: list[tuple[Told, datetime]] = []
-    for at, batch in groupby(rows, key=lambda row: row.at):
-        batch_rows = list(batch)
+    for batch_rows in batches:
+        at = batch_rows[0].at
         events = [event_store.to_event(r) for r in batch_rows]
-        state = fold(events, state)
+        state = head if head is not None else fold(events, state)
         last = batch_rows[-1].seq
         answered = frozenset(row.seat for row in sealed_passes.load(game_id, last)) if (
             state.phase == BLOCK) else frozenset()  # fmt: skip
         told += [(t, at) for t in told_in_batch(events, batch_rows[0].seq, state, answered)]
     assert state is not None
     return state, rows[-1].seq, told
+
+
+def _head_state(game_id: int, seq: int) -> GameState | None:
+    """The game's state from its projection, if the game stands at `seq` (else None)."""
+    row = GameProjection.objects.filter(game_id=game_id, seq=seq).values_list("state").first()
+    return state_from_json(row[0]) if row is not None else None
 
 
 def _create(

@@ -39,14 +39,27 @@ def _send_task(name: str, *args, eta=None) -> bool:
 
 
 def derive(game_id: int) -> int:
-    """Notifications of the game's new events; pushes and mails them. Returns how many."""
-    with transaction.atomic():
-        created, reminder = deriving.derive_game(game_id)
-        mail_ids = outbox.enqueue(created)
+    """The game caught up by every follower, the notifications' among them (the derive task:
+    a game caught up by hand). Returns how many followers acted."""
+    return followers.follow(game_id)
+
+
+def handle(
+    game_id: int, before, rows
+) -> tuple[list[Notification], list[int], DeadlineReminder | None]:
+    """The notifications follower's work, in the followers' transaction: the rows, their
+    immediate mails' outbox rows, the reminder."""
+    created, reminder = deriving.derive_past(game_id, before, rows)
+    return created, outbox.enqueue(created), reminder
+
+
+def after(result: tuple[list[Notification], list[int], DeadlineReminder | None]) -> None:
+    """Once the followers' transaction committed: push and mail what it told, and set the
+    reminder's task."""
+    created, mail_ids, reminder = result
     _after(created, mail_ids)
     if reminder is not None and not reminder.done:
         _schedule_reminder(reminder)
-    return len(created)
 
 
 def remind(game_id: int, seq: int) -> int:

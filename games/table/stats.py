@@ -13,14 +13,11 @@ from games.table.models import PlayerSeat, PlayerStats
 NAME = "stats"
 
 
-def follow(game_id: int) -> int:
-    def count(_state, rows: list[GameEvent]) -> int:
-        ended = [row for row in rows if row.type == ev.GAME_ENDED]
-        for row in ended:
-            _count_game(game_id, set(row.data["winners"]))
-        return len(ended)
-
-    return followers.catch_up(NAME, game_id, count, state=False) or 0
+def handle(game_id: int, _before, rows: list[GameEvent]) -> int:
+    ended = [row for row in rows if row.type == ev.GAME_ENDED]
+    for row in ended:
+        _count_game(game_id, set(row.data["winners"]))
+    return len(ended)
 
 
 def _count_game(game_id: int, winners: set[int]) -> None:
@@ -36,10 +33,16 @@ def rebuild() -> int:
     PlayerStats.objects.all().delete()
     FollowerCursor.objects.filter(follower=NAME).delete()
     ids = Game.objects.order_by("pk").values_list("pk", flat=True)
-    return sum(follow(game_id) for game_id in ids)
+    return sum(FOLLOWER.follow(game_id) for game_id in ids)
 
 
-FOLLOWER = followers.Follower(name=NAME, follow=follow, rebuild=rebuild)
+FOLLOWER = followers.Follower(name=NAME, handle=handle, wants=frozenset({ev.GAME_ENDED}),
+                              rebuild=rebuild)  # fmt: skip
+
+
+def follow(game_id: int) -> int:
+    """This game's stats alone (an imported game: no one is notified of an old game)."""
+    return FOLLOWER.follow(game_id)
 
 
 def register() -> None:

@@ -21,24 +21,21 @@ from games.tournaments.models import TournamentGame
 NAME = "tournaments"
 
 
-def follow(game_id: int) -> int:
-    found = duplicates.context(game_id)  # cached: a game's tournament never changes
-    if found is None:
-        return 0
-    tournament_id = found[0]
+def applies(game_id: int) -> bool:
+    """Only a tournament's games are followed (cached: a game's tournament never changes)."""
+    return duplicates.context(game_id) is not None
 
-    def score(_state, rows: list[GameEvent]) -> int:
-        if not any(row.type == ev.GAME_ENDED for row in rows):
-            return 0
-        events = [event_store.to_event(r) for r in event_store.load(game_id)]
-        state = event_store.state_at(game_id, rows[-1].seq)
-        assert state is not None  # the game has ended: it has events
-        points = scoring.game_points(state.n, [(e.type, e.data) for e in events])
-        absent = [name for s in scoring.absent_seats(events) if (name := state.names[s])]
-        return int(services.game_ended(tournament_id=tournament_id, game_id=game_id,
-                                       points=points, absent=absent))  # fmt: skip
 
-    return followers.catch_up(NAME, game_id, score, state=False) or 0
+def handle(game_id: int, _before, rows: list[GameEvent]) -> int:
+    found = duplicates.context(game_id)
+    assert found is not None  # `applies`
+    events = [event_store.to_event(r) for r in event_store.load(game_id)]
+    state = event_store.state_at(game_id, rows[-1].seq)
+    assert state is not None  # the game has ended: it has events
+    points = scoring.game_points(state.n, [(e.type, e.data) for e in events])
+    absent = [name for s in scoring.absent_seats(events) if (name := state.names[s])]
+    return int(services.game_ended(tournament_id=found[0], game_id=game_id,
+                                   points=points, absent=absent))  # fmt: skip
 
 
 def behind(min_age: timedelta, limit: int) -> list[int]:
@@ -59,7 +56,8 @@ def rebuild() -> int:
     return store.rebuild()
 
 
-FOLLOWER = followers.Follower(name=NAME, follow=follow, behind=behind, rebuild=rebuild)
+FOLLOWER = followers.Follower(name=NAME, handle=handle, wants=frozenset({ev.GAME_ENDED}),
+                              applies=applies, behind=behind, rebuild=rebuild)  # fmt: skip
 
 
 def register() -> None:

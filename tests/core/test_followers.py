@@ -77,7 +77,7 @@ def test_a_follower_killed_between_commit_and_its_work_loses_nothing_nor_tells_t
     proc = _followers({"SEJMI_FOLLOWER_DIES_AT": "notifications"})
     assert proc.wait(timeout=30) == 70, proc.stdout.read().decode()
     assert _told(game) == [] and _cursor("notifications", game) in (None, 0)
-    assert _cursor("stats", game) is not None, "the followers before it committed their work"
+    assert _cursor("stats", game) in (None, 0), "one transaction: the followers before it too"
     followers.wake(game)
     proc = _followers({})
     try:

@@ -8,13 +8,13 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
-from tests.support.db_roles import as_owner
 
 from games.core import witness
 from games.core.models import GameEvent, HeadSignature
 from games.table import commands
 from games.table.projections import rebuild_game
 from replays.verification import audit_report
+from tests.support.db_roles import as_owner
 
 
 @pytest.fixture
