@@ -7,23 +7,27 @@ from django.db import migrations, models
 
 
 def cursors_over(apps, schema_editor):
+    db = schema_editor.connection.alias  # the tables' owner migrates (`migrate --database owner`)
     cursor = apps.get_model("games", "FollowerCursor")
-    told = dict(apps.get_model("games", "NotificationCursor").objects.values_list("game_id", "seq"))
-    heads = apps.get_model("games", "GameProjection").objects.values_list("game_id", "seq")
+    told = apps.get_model("games", "NotificationCursor").objects.using(db)
+    heads = apps.get_model("games", "GameProjection").objects.using(db)
     rows = []
-    for game_id, seq in heads.iterator():
-        rows += [
-            cursor(follower="stats", game_id=game_id, seq=seq),
-            cursor(follower="ratings", game_id=game_id, seq=seq),
-        ]
-    rows += [cursor(follower="notifications", game_id=g, seq=s) for g, s in told.items()]
-    cursor.objects.bulk_create(rows, batch_size=1000)
+    for game_id, seq in heads.values_list("game_id", "seq").iterator():
+        rows += [cursor(follower="stats", game_id=game_id, seq=seq),
+                 cursor(follower="ratings", game_id=game_id, seq=seq)]  # fmt: skip
+    rows += [cursor(follower="notifications", game_id=g, seq=s)
+             for g, s in told.values_list("game_id", "seq")]  # fmt: skip
+    cursor.objects.using(db).bulk_create(rows, batch_size=1000)
 
 
 def cursors_back(apps, schema_editor):
+    db = schema_editor.connection.alias
     told = apps.get_model("games", "NotificationCursor")
-    rows = apps.get_model("games", "FollowerCursor").objects.filter(follower="notifications")
-    told.objects.bulk_create([told(game_id=r.game_id, seq=r.seq) for r in rows], batch_size=1000)
+    rows = (
+        apps.get_model("games", "FollowerCursor").objects.using(db).filter(follower="notifications")
+    )
+    told.objects.using(db).bulk_create([told(game_id=r.game_id, seq=r.seq) for r in rows],
+                                       batch_size=1000)  # fmt: skip
 
 
 class Migration(migrations.Migration):

@@ -3,34 +3,8 @@ release (or the admin) could, bypassing registration."""
 
 from __future__ import annotations
 
-import itertools
-
 import pytest
-from django.core.cache import cache
 from rest_framework.test import APIClient
-
-_names = itertools.count()
-
-
-@pytest.fixture(autouse=True)
-def _fresh_throttles():
-    cache.clear()  # throttle counters live in the cache
-
-
-def register(name: str | None = None) -> APIClient:
-    client = APIClient()
-    name = name or f"acct{next(_names)}"
-    answer = client.post("/api/auth/register/", {"username": name, "password": "s3cret-pass-1"},
-                         format="json")  # fmt: skip
-    assert answer.status_code == 201, answer.content
-    client.credentials(HTTP_AUTHORIZATION=f"Token {answer.json()['token']}")
-    client.username = answer.json()["username"]  # type: ignore[attr-defined]
-    return client
-
-
-@pytest.fixture
-def make_player(db):
-    return register
 
 
 @pytest.fixture

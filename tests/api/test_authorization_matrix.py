@@ -104,6 +104,31 @@ EXPECTED: dict[tuple[str, str], dict[str, str]] = {
     # ratings: public; "missing" asks for a username nobody has
     ("GET", "/api/players/{username}/"): EVERYONE_READS,
     ("GET", "/api/leaderboard/"): {"*": "200 401 200 200 200 200"},
+    # play on from a moment (issue 30): forks of an ended game only (409 game_not_over while it
+    # runs, for everyone); the probe's body ({}) names no moment, so 400 at the end
+    ("GET", "/api/games/{game_id}/forks/"): EVERYONE_READS,
+    ("POST", "/api/games/{game_id}/forks/"): {"*": "401 401 409 409 409 409",
+                                             "ended": "401 401 400 400 400 400",
+                                             "missing": "401 401 404 404 404 404"},
+    # notes: each caller's own (and the public ones after the end); the probe's body is empty
+    ("GET", "/api/games/{game_id}/notes/"): EVERYONE_READS,
+    ("POST", "/api/games/{game_id}/notes/"): {"*": "401 401 400 400 400 400",
+                                             "missing": "401 401 404 404 404 404"},
+    # staff hide a public note, as a chat message: the probe's body gives no reason (400)
+    ("POST", "/api/games/{game_id}/notes/{note_id}/hide/"): {"*": "401 401 403 403 403 400"},
+    # odds: of an ended game, computed in the background (202 until then)
+    ("GET", "/api/games/{game_id}/odds/"): {"*": "409 401 409 409 409 409",
+                                           "ended": "202 401 202 202 202 202",
+                                           "missing": "404 401 404 404 404 404"},
+    # tournaments (issue 27): public to read; the probe names one nobody has, and its body ({})
+    # no settings
+    ("GET", "/api/tournaments/"): {"*": "200 401 200 200 200 200"},
+    ("POST", "/api/tournaments/"): {"*": "401 401 400 400 400 400"},
+    ("GET", "/api/tournaments/{tournament_id}/"): {"*": "404 401 404 404 404 404"},
+    ("GET", "/api/tournaments/{tournament_id}/events/"): {"*": "404 401 404 404 404 404"},
+    ("POST", "/api/tournaments/{tournament_id}/join/"): {"*": "401 401 404 404 404 404"},
+    ("POST", "/api/tournaments/{tournament_id}/leave/"): {"*": "401 401 404 404 404 404"},
+    ("POST", "/api/tournaments/{tournament_id}/start/"): {"*": "401 401 404 404 404 404"},
 }  # fmt: skip
 
 # Two seats; seat 0 starts and holds C33, whose red effect (LOSE_1 on everyone) ends the game
@@ -154,15 +179,15 @@ class World:
     def request(self, role: str, method: str, path: str, state: str):
         gid = self.games[state]
         url = path.format(game_id=gid, dispute_id=self.disputes[state],
-                          username=self.username(state))  # fmt: skip
+                          username=self.username(state), note_id=MISSING_ID,
+                          tournament_id=MISSING_ID)  # fmt: skip
         client = self.clients[role]
         if method == "GET":
             return client.get(url, {"at": 1, "after": 0, "lang": "en"})
+        if method == "DELETE":
+            return client.delete(url, self.body(path, gid), format="json")
         send = client.put if method == "PUT" else client.post
         return send(url, self.body(path, gid), format="json")
-        if method == "DELETE":
-            return client.delete(url)
-        return client.post(url, self.body(path, gid), format="json")
 
     def username(self, state: str) -> str:
         return "nobody-here" if state == "missing" else self.clients["seat0"].username
@@ -234,8 +259,8 @@ def test_every_route_of_the_schema_has_a_row_in_the_matrix(client):
 def test_every_route_role_and_state_answers_as_the_matrix_says(world, monkeypatch):
     # The matrix files a dispute per route, role and state: the caps (issue 32, 429 too_many,
     # tests/replays/test_caps.py) would answer for the routes.
-    monkeypatch.setattr("replays.disputes.OPEN_PER_GAME", 10**6)
-    monkeypatch.setattr("replays.disputes.OPEN_IN_ALL", 10**6)
+    monkeypatch.setattr("replays.disputes.services.OPEN_PER_GAME", 10**6)
+    monkeypatch.setattr("replays.disputes.services.OPEN_IN_ALL", 10**6)
     mismatches = []
     for (method, path), state, role in itertools.product(sorted(EXPECTED), STATES, ROLES):
         before = log_snapshot()
@@ -261,7 +286,8 @@ def test_methods_no_route_declares_are_refused_and_change_nothing(world):
         if (method, path) in EXPECTED:
             continue
         url = path.format(game_id=world.games["active"], dispute_id=world.disputes["active"],
-                          username=world.username("active"))  # fmt: skip
+                          username=world.username("active"), note_id=MISSING_ID,
+                          tournament_id=MISSING_ID)  # fmt: skip
         for role, allowed in (("staff", {405}), ("anonymous", {401, 405})):
             before = log_snapshot()
             answer = world.clients[role].generic(method, url, "{}", content_type="application/json")

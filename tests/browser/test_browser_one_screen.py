@@ -13,8 +13,7 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.api import register, settled
-from tests.browser.conftest import SHOTS
-from tests.browser.ui import login, open_table, wait_drawn
+from tests.browser.ui import SHOTS, login, open_table, wait_drawn
 
 LOG_IN = {"en": "Log in", "cs": "Přihlásit se"}
 SIZES = [(1280, 800), (390, 844)]

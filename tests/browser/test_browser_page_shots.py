@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser.api import settled
-from tests.browser.conftest import SHOTS
-from tests.browser.ui import login, open_table, wait_drawn
+from tests.browser.ui import SHOTS, login, open_table, wait_drawn
 
 LOG_IN = {"en": "Log in", "cs": "Přihlásit se"}
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"

@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 
 from games.core import event_store, signing
 from games.core.models import GameEvent, GameProjection
-from tests.core.conftest import a_legal_command
+from tests.support.api import a_legal_command
 
 
 def _play(gid: int, seats: list[APIClient], moves: int) -> None:

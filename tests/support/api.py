@@ -121,3 +121,12 @@ def assert_error(response, status: int, code: str) -> None:
     assert set(body) == {"error"} and set(body["error"]) == {"code", "message"}, body
     assert body["error"]["code"] == code, body
     assert isinstance(body["error"]["message"], str) and body["error"]["message"], body
+
+
+def a_legal_command(gid: int, seats: list[APIClient]) -> tuple[APIClient, dict]:
+    """Some seat that may act, and one of its legal bodies (with expected_seq)."""
+    for client in seats:
+        view = client.get(f"/api/games/{gid}/").json()
+        if view["legal"]:
+            return client, {"expected_seq": view["seq"], **view["legal"][0]}
+    raise AssertionError("nobody may act")

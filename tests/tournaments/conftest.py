@@ -8,18 +8,11 @@ import itertools
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from django.core.cache import cache
 
 if TYPE_CHECKING:
     from rest_framework.test import APIClient
 
 _names = itertools.count()
-
-
-@pytest.fixture(autouse=True)
-def _fresh_throttles():
-    cache.clear()
-    yield
 
 
 def register(name: str | None = None):
