@@ -102,6 +102,9 @@ def test_every_page_route_answers_on_both_databases(site):
         (f"/players/{eva.username}/", 200), ("/players/nobody-here/", 404),
         ("/leaderboard/", 200), ("/leaderboard/?variant=standard", 200), ("/rules/", 200),
         (f"/unsubscribe/{token}/", 200), ("/unsubscribe/not-a-token/", 404),
+        ("/manifest.webmanifest", 200), ("/sw.js", 200), ("/offline/", 200),
+        ("/tournaments/", 200), ("/tournaments/999999/", 404),
+        ("/tournaments/999999/join/", 302),  # an action needs a signed-in player first
     ]:  # fmt: skip
         visit("visitor", visitor, path, expected)
     visit("visitor", visitor, f"/games/{gid}/seen/", 403, json={"seq": 1})
@@ -111,11 +114,12 @@ def test_every_page_route_answers_on_both_databases(site):
         for path in ["/", "/me/", f"/games/{gid}/", f"/games/{gid}/replay/",
                      f"/games/{gid}/replay/?at={last}", f"/games/{running}/", "/notifications/",
                      "/disputes/", f"/players/{eva.username}/", "/leaderboard/", "/rules/",
-                     f"/players/{jan.username}/"]:  # fmt: skip
+                     f"/players/{jan.username}/", "/tournaments/"]:  # fmt: skip
             visit(who, mine, path, 200)
     mine = page_session(eva)
     visit("eva", mine, f"/games/{gid}/seen/", 204, json={"seq": last})
     visit("eva", mine, "/notifications/read/", 302, data={"all": "1"})
+    visit("eva", mine, "/tournaments/999999/join/", 404, data={})
     visit("eva", mine, "/me/preferences/", 302, data={"email_mode": "off", "language": "cs"})
     visit("eva", visitor, f"/unsubscribe/{token}/", 200, data={})
     visit("eva", mine, "/logout/", 302, data={})
