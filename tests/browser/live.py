@@ -171,6 +171,19 @@ class LiveService:
         except OSError:
             return ""
 
+    def mark(self) -> int:
+        """Where the server's log stands now (`since` reads what it logged after)."""
+        try:
+            return len(self.log.read_text(errors="replace").splitlines())
+        except OSError:
+            return 0
+
+    def since(self, mark: int) -> str:
+        try:
+            return "\n".join(self.log.read_text(errors="replace").splitlines()[mark:])
+        except OSError:
+            return ""
+
     def stop(self) -> None:
         if self.process.poll() is None:
             os.killpg(self.process.pid, signal.SIGTERM)
