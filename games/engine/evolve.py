@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from . import events as ev
+from .away_folds import AWAY_FOLDS
 from .cards import Deck
 from .effects import AGAINST_KOSTIC, EFFECTS
 from .forked import apply_forked
@@ -289,32 +290,6 @@ def _ended(s: GameState, d: Data) -> None:
             s.away[seat], s.vacation_until[seat] = None, None
 
 
-def _seat_left(s: GameState, d: Data) -> None:
-    seat = d["seat"]
-    s.away[seat], s.left[seat], s.vacation_until[seat] = BOT_AWAY, True, None
-
-
-def _seat_taken_by_bot(s: GameState, d: Data) -> None:
-    s.away[d["seat"]] = BOT_AWAY
-
-
-def _seat_returned(s: GameState, d: Data) -> None:
-    seat = d["seat"]
-    s.away[seat], s.timeouts[seat] = None, 0
-    s.human_acts += 1
-
-
-def _vacation_started(s: GameState, d: Data) -> None:
-    seat = d["seat"]
-    s.away[seat], s.vacation_until[seat] = VACATION, d["until"]
-    s.human_acts += 1
-
-
-def _vacation_ended(s: GameState, d: Data) -> None:
-    seat = d["seat"]
-    s.away[seat], s.vacation_until[seat], s.timeouts[seat] = None, None, 0
-
-
 APPLY: dict[str, Callable[[GameState, Data], None]] = {
     ev.SEAT_TAKEN: _seat_taken,
     ev.GAME_STARTED: _started,
@@ -340,11 +315,7 @@ APPLY: dict[str, Callable[[GameState, Data], None]] = {
     ev.TURN_ENDED: _turn_ended,
     ev.TIMED_OUT: _timed_out,
     ev.GAME_ENDED: _ended,
-    ev.SEAT_LEFT: _seat_left,
-    ev.SEAT_TAKEN_BY_BOT: _seat_taken_by_bot,
-    ev.SEAT_RETURNED: _seat_returned,
-    ev.VACATION_STARTED: _vacation_started,
-    ev.VACATION_ENDED: _vacation_ended,
+    **AWAY_FOLDS,
 }
 # A seat's own decisions (made by its player, its bot, or the service at a timeout).
 ACTS = frozenset({ev.CARD_PLAYED, ev.BLOCK_PASSED, ev.PLAY_BLOCKED, ev.NEIGHBOR_CHOSEN,
