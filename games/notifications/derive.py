@@ -120,22 +120,29 @@ def _reminder_at(proj: GameProjection | None, state: GameState) -> datetime | No
 FOLLOWER = "notifications"  # its cursors' name (games.core.followers)
 
 
-def derive_past(game_id: int, before: Callable[[], GameState | None],
-                rows: list) -> tuple[list[Notification], DeadlineReminder | None]:  # fmt: skip
+def derive_past(
+    game_id: int, before: Callable[[], GameState | None], rows: list
+) -> tuple[list[Notification], DeadlineReminder | None, set[int]]:
     """The notifications of `rows`, the events past the game's cursor (`before()`: the state
-    there), and the pending decision's new reminder; the caller (the notifications follower,
-    under the cursor's lock) pushes and mails the new rows after COMMIT."""
-    state, head, items = _told(game_id, before, rows)
-    return _create(game_id, state, items), _plan_reminder(game_id, head)
+    there), the pending decision's new reminder, and which of the told users want each mail at
+    once (for the outbox: no second read of their preferences); the caller (the notifications
+    follower, under the cursor's lock) pushes and mails the new rows after COMMIT. The game's
+    projection at the head is read once, for the state and for the reminder."""
+    proj = GameProjection.objects.filter(game_id=game_id, seq=rows[-1].seq).first()
+    head = state_from_json(proj.state) if proj is not None else None
+    state, items = _told(game_id, before, rows, head)
+    mails: set[int] = set()
+    created = _create(game_id, state, items, mails)
+    return created, _plan_reminder(game_id, rows[-1].seq, proj, head), mails
 
 
-def _told(game_id: int, before: Callable[[], GameState | None],
-          rows: list) -> tuple[GameState, int, list[tuple[Told, datetime]]]:  # fmt: skip
+def _told(game_id: int, before: Callable[[], GameState | None], rows: list,
+          head: GameState | None) -> tuple[GameState, list[tuple[Told, datetime]]]:  # fmt: skip
     """Who is told what, batch by batch. The usual case is one batch, the game's head: its
-    state is the projection's, so nothing is folded (folding from the last snapshot cost the
-    follower more than the rest of its work)."""
+    state is the projection's (`head`), so nothing is folded (folding from the last snapshot
+    cost the follower more than the rest of its work)."""
     batches = [list(batch) for _, batch in groupby(rows, key=lambda row: row.at)]
-    head = _head_state(game_id, rows[-1].seq) if len(batches) == 1 else None
+    head = head if len(batches) == 1 else None
     state = None if head is not None else before()
     told: list[tuple[Told, datetime]] = []
     for batch_rows in batches:
@@ -147,37 +154,43 @@ def _told(game_id: int, before: Callable[[], GameState | None],
             state.phase == BLOCK) else frozenset()  # fmt: skip
         told += [(t, at) for t in told_in_batch(events, batch_rows[0].seq, state, answered)]
     assert state is not None
-    return state, rows[-1].seq, told
+    return state, told
 
 
-def _head_state(game_id: int, seq: int) -> GameState | None:
-    """The game's state from its projection, if the game stands at `seq` (else None)."""
-    row = GameProjection.objects.filter(game_id=game_id, seq=seq).values_list("state").first()
-    return state_from_json(row[0]) if row is not None else None
+_NOTIFICATION_FIELDS = ("user", "kind", "game", "seq", "at", "read", "born_read")
 
 
-def _create(
-    game_id: int, state: GameState, told: list[tuple[Told, datetime]]
-) -> list[Notification]:
+def _create(game_id: int, state: GameState, told: list[tuple[Told, datetime]],
+            mails: set[int] | None = None) -> list[Notification]:  # fmt: skip
+    """The told rows not told before, in one INSERT … ON CONFLICT DO NOTHING (the unique
+    (user, kind, game, seq) is the guard: a get_or_create per row was a savepoint, a SELECT
+    and an INSERT each). `mails` gets the told users who want each mail at once."""
     accounts = _accounts(game_id, state, told)
-    created = []
+    values: dict[tuple[int, str, int], tuple] = {}
     for t, at in told:
         account = accounts.get(state.names[t.seat])
         if account is None:  # an imported game's player may have no account here
             continue
         quiet = account.at_table
-        row, new = Notification.objects.get_or_create(
-            user_id=account.pk, kind=t.kind, game_id=game_id, seq=t.seq,
-            defaults={"at": at, "read": quiet, "born_read": quiet})  # fmt: skip
-        if new:
-            created.append(row)
-    return created
+        if mails is not None and account.mails_at_once:
+            mails.add(account.pk)
+        values.setdefault((account.pk, t.kind, t.seq),
+                          (account.pk, t.kind, game_id, t.seq, at, quiet, quiet))  # fmt: skip
+    if not values:
+        return []
+    new = plain_sql.insert(Notification, _NOTIFICATION_FIELDS, values.values(),
+                           returning=("id", "user", "kind", "seq"), ignore_conflicts=True)  # fmt: skip
+    made = {(user, kind, seq): pk for pk, user, kind, seq in new}
+    return [Notification(id=made[key], user_id=user, kind=kind, game_id=game, seq=seq, at=at,
+                         read=read, born_read=born)  # fmt: skip
+            for key, (user, kind, game, seq, at, read, born) in values.items() if key in made]
 
 
-def _plan_reminder(game_id: int, seq: int) -> DeadlineReminder | None:
-    """A reminder for the decision pending at `seq`, if a human decides it under a deadline."""
-    proj = GameProjection.objects.filter(game_id=game_id, seq=seq).first()
-    due = _reminder_at(proj, state_from_json(proj.state)) if proj is not None else None
+def _plan_reminder(game_id: int, seq: int, proj: GameProjection | None,
+                   state: GameState | None) -> DeadlineReminder | None:  # fmt: skip
+    """A reminder for the decision pending at `seq`, if a human decides it under a deadline
+    (`proj`, `state`: the game's projection at `seq` and its state, if it stands there)."""
+    due = _reminder_at(proj, state) if proj is not None and state is not None else None
     if due is None:
         return None
     row, _ = DeadlineReminder.objects.get_or_create(game_id=game_id, seq=seq,

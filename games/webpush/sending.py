@@ -194,11 +194,31 @@ def _session() -> requests.Session:
     return session
 
 
+VAPID_REUSE_S = 3600  # a signed VAPID header serves its push service this long (of its 12 h)
+_signed: dict[tuple[str, str], tuple[float, dict[str, str]]] = {}  # (aud, sub) → (until, headers)
+_signed_lock = threading.Lock()
+
+
 def headers(target: Target, message: Message) -> dict[str, str]:
-    parts = urlsplit(target.endpoint)
-    claims = {"sub": settings.SEJMI_VAPID_SUBJECT, "aud": f"{parts.scheme}://{parts.netloc}",
-              "exp": int(time.time()) + VAPID_LIFETIME_S}  # fmt: skip
-    return {**keys.vapid().sign(claims), "Urgency": message.urgency, "Topic": message.topic}
+    return {**_vapid_headers(target.endpoint), "Urgency": message.urgency, "Topic": message.topic}
+
+
+def _vapid_headers(endpoint: str) -> dict[str, str]:
+    """The VAPID Authorization for the endpoint's push service: signed once per service and
+    hour (RFC 8292 lets a token be reused until it expires; deriving the key and signing for
+    every post was a tenth of a push's CPU). The key or subject changed: signed anew."""
+    parts = urlsplit(endpoint)
+    aud, sub, now = f"{parts.scheme}://{parts.netloc}", settings.SEJMI_VAPID_SUBJECT, time.time()
+    key = (aud, f"{sub} {keys.public_key()}")
+    with _signed_lock:
+        until, signed = _signed.get(key, (0.0, {}))
+    if until > now:
+        return signed
+    claims = {"sub": sub, "aud": aud, "exp": int(now) + VAPID_LIFETIME_S}
+    signed = dict(keys.vapid().sign(claims))
+    with _signed_lock:
+        _signed[key] = (now + VAPID_REUSE_S, signed)
+    return signed
 
 
 def _post(target: Target, message: Message) -> int | None:
