@@ -179,11 +179,13 @@ def _create(game_id: int, state: GameState, told: list[tuple[Told, datetime]],
     if not values:
         return []
     new = plain_sql.insert(Notification, _NOTIFICATION_FIELDS, values.values(),
-                           returning=("id", "user", "kind", "seq"), ignore_conflicts=True)  # fmt: skip
+                           returning=("id", "user", "kind", "seq"),
+                           ignore_conflicts=True)  # fmt: skip
     made = {(user, kind, seq): pk for pk, user, kind, seq in new}
     return [Notification(id=made[key], user_id=user, kind=kind, game_id=game, seq=seq, at=at,
-                         read=read, born_read=born)  # fmt: skip
-            for key, (user, kind, game, seq, at, read, born) in values.items() if key in made]
+                         read=read, born_read=born)
+            for key, (user, kind, game, seq, at, read, born) in values.items()
+            if key in made]  # fmt: skip
 
 
 def _plan_reminder(game_id: int, seq: int, proj: GameProjection | None,
