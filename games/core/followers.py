@@ -39,7 +39,8 @@ from django.db.models import F, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from games.core import event_store, plain_sql
-from games.core.models import FollowerCursor, Game, GameEvent, GameProjection
+from games.core.event_store import Logged
+from games.core.models import FollowerCursor, Game, GameProjection
 from games.engine import GameState
 
 log = logging.getLogger(__name__)
@@ -65,7 +66,7 @@ class Follower:
     rebuilt from the logs, after the games' own (`rebuild_projections`)."""
 
     name: str
-    handle: Callable[[int, Callable[[], GameState | None], list[GameEvent]], Any]
+    handle: Callable[[int, Callable[[], GameState | None], list[Logged]], Any]
     after: Callable[[Any], object] | None = None
     wants: frozenset[str] | None = None
     applies: Callable[[int], bool] | None = None
@@ -111,7 +112,7 @@ def _together(game_id: int, chosen: list[Follower]) -> int:
         cursors = _locked_cursors(game_id, [f.name for f in chosen])
         if cursors is None:  # the game is gone
             return 0
-        rows = event_store.load(game_id, after=min(cursors.values()))
+        rows = event_store.tail(game_id, min(cursors.values()))
         if not rows:
             return 0
         moved: dict[str, int] = {}
