@@ -49,7 +49,8 @@ def act(kind: DeadlineKind, *, game_id: int, expected_seq: int) -> object:
     if kind is DeadlineKind.BOT:
         return commands.game_bot_moves(game_id=game_id, expected_seq=expected_seq)
     if kind is DeadlineKind.VACATION:  # vacations past `until` end
-        return vacations.vacation_over(game_id=game_id, expected_seq=expected_seq)
+        vacations.vacation_over(game_id=game_id, expected_seq=expected_seq)
+        return None
     if kind is DeadlineKind.ABANDON:  # no human acted for SEJMI_ABANDON_AFTER_DAYS
         return away.game_abandon(game_id=game_id, expected_seq=expected_seq)
     return commands.game_timeout(game_id=game_id, expected_seq=expected_seq)  # R21
@@ -66,7 +67,7 @@ def advance(game_id: int, seq: int) -> str:
         "SELECT seq, deadline_at, deadline_kind"
         f" FROM {GameProjection._meta.db_table} WHERE game_id = %s", [game_id])  # fmt: skip
     proj = _Pending(game_id, *_readers()[0](found[0])) if found else None
-    if proj is None or proj.seq != seq or proj.deadline_at is None:
+    if proj is None or proj.seq != seq or proj.deadline_at is None or proj.deadline_kind is None:
         return MOVED_ON
     if proj.deadline_at > timezone.now():
         schedule(game_id, proj)  # a no-op without Celery or beyond its horizon

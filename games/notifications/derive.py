@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from itertools import groupby
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db.models import OuterRef, Subquery
@@ -67,13 +68,15 @@ def told_in_batch(events: list[Event], first_seq: int, after: GameState,
     out: list[Told] = []
     for offset, e in enumerate(events):
         kind = ev.kind_of(e.type)
+        if kind.notice is None:  # an event that tells nobody
+            continue
         if kind.audience == ev.THE_SEAT:
             out.append(Told(e.data["seat"], kind.notice, first_seq + offset))
         elif kind.audience == ev.EVERY_SEAT:
             out += [Told(s, kind.notice, first_seq + offset) for s in range(after.n)]
     if after.status == ACTIVE and any(ev.kind_of(e.type).new_decision for e in events):
-        kind = BLOCK_WINDOW if after.phase == BLOCK else YOUR_TURN
-        out += [Told(seat, kind, last) for seat in after.awaiting
+        asked = BLOCK_WINDOW if after.phase == BLOCK else YOUR_TURN
+        out += [Told(seat, asked, last) for seat in after.awaiting
                 if seat not in answered and not after.plays_bot(seat)]  # fmt: skip
     return [t for t in out if not after.bots[t.seat] and after.names[t.seat]]
 
@@ -161,7 +164,7 @@ def _told(game_id: int, before: Callable[[], GameState | None], rows: list,
 class _Head:
     """The projection's fields the follower reads (`reminder_due` reads them by name)."""
 
-    state: object
+    state: dict[str, Any]
     decision_since: datetime | None
     deadline_at: datetime | None
     deadline_kind: str | None
@@ -195,7 +198,8 @@ def _create(game_id: int, state: GameState, told: list[tuple[Told, datetime]],
     accounts = _accounts(game_id, state, told)
     values: dict[tuple[int, str, int], tuple] = {}
     for t, at in told:
-        account = accounts.get(state.names[t.seat])
+        name = state.names[t.seat]
+        account = accounts.get(name) if name else None
         if account is None:  # an imported game's player may have no account here
             continue
         quiet = account.at_table
@@ -235,6 +239,7 @@ def reminder_due(proj: GameProjection | _Head | None) -> datetime | None:
     """80 % of the pending decision's time, judged on the projection as it is now (a pause
     of the deadline moves it)."""
     if (proj is None or proj.decision_since is None or proj.deadline_kind is None
+            or proj.deadline_at is None
             or not DeadlineKind(proj.deadline_kind).a_human_decides):  # fmt: skip
         return None
     return proj.decision_since + (proj.deadline_at - proj.decision_since) * SOON
@@ -261,7 +266,8 @@ def remind(game_id: int, seq: int) -> list[Notification] | None:
         return None
     reminder.done = True
     reminder.save(update_fields=["done"])
-    if due is None or proj.deadline_at <= now:  # moved on, or the deadline itself is here
+    if (due is None or proj is None or proj.deadline_at is None
+            or proj.deadline_at <= now):  # moved on, or the deadline itself is here  # fmt: skip
         return []
     state = sealed_passes.folded(state_from_json(proj.state), sealed_passes.load(game_id, seq))
     told = [(Told(seat, DEADLINE_SOON, seq), now) for seat in state.awaiting
