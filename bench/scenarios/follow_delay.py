@@ -43,12 +43,16 @@ def main() -> None:
         stdout=subprocess.DEVNULL)  # fmt: skip
     try:
         time.sleep(3)  # Django set up in the follower process
-        told, pushed = _play(args.moves, service)
+        cpu_before = env.cpu_s(follower.pid)
+        told, pushed, commands = _play(args.moves, service)
+        time.sleep(1)  # the last moves' followers done
+        follower_ms = (env.cpu_s(follower.pid) - cpu_before) * 1000 / max(commands, 1)
     finally:
         follower.terminate()
         follower.wait(timeout=10)
         service.server.shutdown()
     print(json.dumps({"notification": _figures(told), "push": _figures(pushed),
+                      "commands": commands, "follower_cpu_ms_per_command": round(follower_ms, 2),
                       "load": env.load()}))  # fmt: skip
 
 
@@ -58,7 +62,7 @@ def _figures(delays: list[float]) -> dict:
             "p99_ms": round(env.percentile(ms, 99), 2), "max_ms": round(ms[-1], 2)}  # fmt: skip
 
 
-def _play(moves: int, service) -> tuple[list[float], list[float]]:
+def _play(moves: int, service) -> tuple[list[float], list[float], int]:
     from django.contrib.auth import get_user_model
 
     from games.notifications.models import Notification
@@ -71,7 +75,7 @@ def _play(moves: int, service) -> tuple[list[float], list[float]]:
     browsers = [FakeBrowser(service) for _ in users]
     for user, browser in zip(users, browsers, strict=True):
         webpush.subscribe(user=user, body=browser.subscription(), language="en")
-    rnd, delays, pushes, game = random.Random(26), [], [], None
+    rnd, delays, pushes, game, sent = random.Random(26), [], [], None, 0
     while len(delays) < moves:
         if game is None or selectors.current(game)[1].status != "active":
             game = commands.game_create(user=users[0], seats=2).game_id
@@ -87,6 +91,7 @@ def _play(moves: int, service) -> tuple[list[float], list[float]]:
         received = len(service.received)
         done = commands.game_command(user=users[seat], game_id=game, body=body,
                                      key=uuid.uuid4().hex, view=False)  # fmt: skip
+        sent += 1
         answered, wall = time.perf_counter(), time.time()
         told = Notification.objects.filter(game_id=game, seq=done["seq"])
         if not _awaits_a_human(game):
@@ -101,7 +106,7 @@ def _play(moves: int, service) -> tuple[list[float], list[float]]:
             mine = _push_of(service, browsers, received, game, done["seq"])
         if mine is not None:
             pushes.append(mine.at - wall)
-    return delays, pushes
+    return delays, pushes, sent
 
 
 def _push_of(service, browsers, since: int, game: int, seq: int):

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from functools import partial
+from functools import cache, partial
 
 from django.db import close_old_connections, connection
 from django.utils import timezone
@@ -49,7 +49,8 @@ def act(kind: DeadlineKind, *, game_id: int, expected_seq: int) -> object:
     if kind is DeadlineKind.BOT:
         return commands.game_bot_moves(game_id=game_id, expected_seq=expected_seq)
     if kind is DeadlineKind.VACATION:  # vacations past `until` end
-        return vacations.vacation_over(game_id=game_id, expected_seq=expected_seq)
+        vacations.vacation_over(game_id=game_id, expected_seq=expected_seq)
+        return None
     if kind is DeadlineKind.ABANDON:  # no human acted for SEJMI_ABANDON_AFTER_DAYS
         return away.game_abandon(game_id=game_id, expected_seq=expected_seq)
     return commands.game_timeout(game_id=game_id, expected_seq=expected_seq)  # R21
@@ -62,11 +63,11 @@ def advance(game_id: int, seq: int) -> str:
     the task is scheduled again for the deadline) or REFUSED (the engine refused what the
     deadline does: a bug, logged at ERROR; the sweeper will try again). Never raises for a
     stale or early call."""
-    found = list(GameProjection.objects.raw(  # plain SQL: the ORM compiled it for every act
-        "SELECT game_id, seq, deadline_at, deadline_kind"
-        f" FROM {GameProjection._meta.db_table} WHERE game_id = %s", [game_id]))  # fmt: skip
-    proj = found[0] if found else None
-    if proj is None or proj.seq != seq or proj.deadline_at is None:
+    found = plain_sql.rows(  # plain SQL and no model instance: the ORM's were most of an act
+        "SELECT seq, deadline_at, deadline_kind"
+        f" FROM {GameProjection._meta.db_table} WHERE game_id = %s", [game_id])  # fmt: skip
+    proj = _Pending(game_id, *_readers()[0](found[0])) if found else None
+    if proj is None or proj.seq != seq or proj.deadline_at is None or proj.deadline_kind is None:
         return MOVED_ON
     if proj.deadline_at > timezone.now():
         schedule(game_id, proj)  # a no-op without Celery or beyond its horizon
@@ -122,8 +123,27 @@ def next_due() -> Due:
     row = plain_sql.rows(
         f"SELECT (SELECT MIN(deadline_at) FROM {games} WHERE status = 'active'),"
         f" (SELECT MIN(remind_at) FROM {reminders} WHERE done = false)", [])[0]  # fmt: skip
-    deadline = plain_sql.reader(GameProjection, ["deadline_at"])(row[:1])[0]
-    return Due(deadline, plain_sql.reader(DeadlineReminder, ["remind_at"])(row[1:])[0])
+    _, deadline_at, remind_at = _readers()
+    return Due(deadline_at(row[:1])[0], remind_at(row[1:])[0])
+
+
+@dataclass(frozen=True)
+class _Pending:
+    """What `advance` reads of the game's projection (`schedule` reads it by name)."""
+
+    game_id: int
+    seq: int
+    deadline_at: datetime | None
+    deadline_kind: str | None
+
+
+@cache
+def _readers() -> tuple[Callable[[tuple], tuple], ...]:
+    """The column readers of the loop's plain reads, made once (each is a field lookup and
+    its converters: the idle loop's CPU made them at every look)."""
+    return (plain_sql.reader(GameProjection, ["seq", "deadline_at", "deadline_kind"]),
+            plain_sql.reader(GameProjection, ["deadline_at"]),
+            plain_sql.reader(DeadlineReminder, ["remind_at"]))  # fmt: skip
 
 
 def _passed(at: datetime | None) -> bool:

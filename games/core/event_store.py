@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
@@ -202,8 +202,37 @@ def _insert(rows: list[GameEvent]) -> None:
                                           for r in rows))  # fmt: skip
 
 
-def to_event(row: GameEvent) -> Event:
+def to_event(row: GameEvent | Logged) -> Event:
     return Event(row.type, row.data, row.v)
+
+
+@dataclass(frozen=True)
+class Logged:
+    """An event as the followers read it (`tail`): its row's fields but the chain's."""
+
+    game_id: int
+    seq: int
+    type: str
+    v: int
+    data: dict
+    at: datetime
+
+
+_TAIL_FIELDS = ("game", "seq", "type", "v", "data", "at")
+_tail_reader: Callable[[tuple], tuple] | None = None
+
+
+def tail(game_id: int, after: int = 0) -> list[Logged]:
+    """The game's events past `after`, in one plain read (the followers' read after every
+    move: the ORM's model instances were a tenth of their CPU)."""
+    global _tail_reader
+    if _tail_reader is None:
+        _tail_reader = plain_sql.reader(GameEvent, _TAIL_FIELDS)
+    read = _tail_reader
+    found = plain_sql.rows(
+        f"SELECT game_id, seq, type, v, data, at FROM {GameEvent._meta.db_table}"
+        " WHERE game_id = %s AND seq > %s ORDER BY seq", [game_id, after])  # fmt: skip
+    return [Logged(*read(row)) for row in found]
 
 
 def load(game_id: int, *, after: int = 0, upto: int | None = None) -> list[GameEvent]:

@@ -8,6 +8,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from django.db import connection, transaction
@@ -15,22 +16,32 @@ from django.db.models import DateTimeField, JSONField, Model
 
 
 def insert(model: type[Model], fields: Sequence[str], rows: Iterable[Sequence[Any]], *,
-           returning: str | None = None) -> list[Any]:  # fmt: skip
+           returning: str | Sequence[str] | None = None,
+           ignore_conflicts: bool = False) -> list[Any]:  # fmt: skip
     """One multi-row INSERT of `rows` (values in the order of `fields`: foreign keys as ids,
-    datetimes aware); returns the `returning` field's values, in the rows' order. Without
-    `returning`, in a command's transaction it is sent with the other writes
-    (`command_transaction`)."""
+    datetimes aware); returns the `returning` field's values, in the rows' order (a tuple of
+    values per row when `returning` names several fields). `ignore_conflicts`: a row that
+    breaks a unique constraint is left out (ON CONFLICT DO NOTHING; then what is returned is
+    the rows inserted only). Without `returning`, in a command's transaction it is sent with
+    the other writes (`command_transaction`)."""
     rows = list(rows)
     if not rows:
         return []
     sql, params = _insert_sql(model, fields, rows)
+    if ignore_conflicts:
+        sql += " ON CONFLICT DO NOTHING"
     if returning is None and _defer(sql, params):  # sent with the command's other writes
         return []
     if returning is not None:
-        sql += f" RETURNING {model._meta.get_field(returning).column}"
+        names = [returning] if isinstance(returning, str) else list(returning)
+        columns = ", ".join(model._meta.get_field(name).column for name in names)
+        sql += f" RETURNING {columns}"
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        return [row[0] for row in cursor.fetchall()] if returning is not None else []
+        if returning is None:
+            return []
+        found = cursor.fetchall()
+        return [row[0] for row in found] if isinstance(returning, str) else list(found)
 
 
 def _insert_sql(model: type[Model], fields: Sequence[str],
@@ -63,7 +74,14 @@ def marks(values: Sequence[Any]) -> str:
 
 def reader(model: type[Model], fields: Sequence[str]) -> Callable[[tuple], tuple]:
     """Turns a row of these fields' columns, as `rows` returns it, into the values the ORM
-    would give (JSON parsed, SQLite's datetimes aware): each column through its converters."""
+    would give (JSON parsed, SQLite's datetimes aware): each column through its converters.
+    Made once per model and fields (making it, a field lookup and its converters, was 6 % of
+    a socket command's CPU in the web: issue 31's py-spy)."""
+    return _reader(model, tuple(fields))
+
+
+@cache
+def _reader(model: type[Model], fields: tuple[str, ...]) -> Callable[[tuple], tuple]:
     meta, steps = model._meta, []
     for name in fields:
         field = meta.get_field(name)

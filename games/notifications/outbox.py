@@ -110,6 +110,7 @@ def _compose(mail: OutboxMail) -> EmailMessage | None:
         return mails.immediate(row, to=prefs.email, language=prefs.language)
     if prefs.email_mode != "digest":
         return None
+    assert mail.digest_day is not None  # a digest's row names its day
     rows = list(day_of(mail.user_id, mail.digest_day))
     return mails.digest(rows, user_id=mail.user_id, to=prefs.email, language=prefs.language)
 

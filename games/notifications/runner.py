@@ -49,8 +49,8 @@ def handle(
 ) -> tuple[list[Notification], list[int], DeadlineReminder | None]:
     """The notifications follower's work, in the followers' transaction: the rows, their
     immediate mails' outbox rows, the reminder."""
-    created, reminder = deriving.derive_past(game_id, before, rows)
-    return created, outbox.enqueue(created), reminder
+    created, reminder, mails = deriving.derive_past(game_id, before, rows)
+    return created, outbox.enqueue(created, mails), reminder
 
 
 def after(result: tuple[list[Notification], list[int], DeadlineReminder | None]) -> None:

@@ -28,7 +28,7 @@ from games.core import sealed_passes
 from games.core.models import GameProjection
 from games.notifications import kinds
 from games.notifications.models import Notification, NotificationPrefs
-from games.webpush import sending, services
+from games.webpush import sending
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +48,8 @@ def deliver(created: list[Notification]) -> None:
 
 def push_now(rows: list[Notification]) -> int:
     """The pushes of `rows` (on a push thread): returns how many posts were started."""
-    users = services.subscribed({row.user_id for row in rows})
+    subs = sending.subscriptions({row.user_id for row in rows})
+    users = {sub.user_id for sub in subs}
     if users:
         users -= set(NotificationPrefs.objects.filter(user_id__in=users, push=False)
                      .values_list("user_id", flat=True))  # fmt: skip
@@ -56,7 +57,8 @@ def push_now(rows: list[Notification]) -> int:
         return 0
     waiting = games_waiting(users)
     return sending.send([message(row, waiting.get(row.user_id, 0))
-                         for row in rows if row.user_id in users])  # fmt: skip
+                         for row in rows if row.user_id in users],
+                        [sub for sub in subs if sub.user_id in users])  # fmt: skip
 
 
 def topic(row: Notification) -> str:

@@ -8,6 +8,7 @@ the table's commands."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Protocol
 
 from django.conf import settings
 
@@ -69,7 +70,18 @@ def overdue(proj: GameProjection, now: datetime) -> bool:
     )
 
 
-def schedule(game_id: int, proj: GameProjection) -> bool:
+class Pending(Protocol):
+    """What `schedule` reads of a projection (the runner's plain read has just these)."""
+
+    @property
+    def seq(self) -> int: ...
+    @property
+    def deadline_at(self) -> datetime | None: ...
+    @property
+    def deadline_kind(self) -> str | None: ...
+
+
+def schedule(game_id: int, proj: GameProjection | Pending) -> bool:
     """After COMMIT: Celery's fast path for a deadline or a bot move; the runner and beat's
     sweep are the guarantee (R21). Returns whether a task was sent. With the deadline runner
     deployed (SEJMI_DEADLINE_RUNNER) only bot moves are sent: it applies clocks when due."""

@@ -6,14 +6,15 @@ from __future__ import annotations
 from django.db.models import F
 
 from games.core import followers
-from games.core.models import FollowerCursor, Game, GameEvent
+from games.core.event_store import Logged
+from games.core.models import FollowerCursor, Game
 from games.engine import events as ev
 from games.table.models import PlayerSeat, PlayerStats
 
 NAME = "stats"
 
 
-def handle(game_id: int, _before, rows: list[GameEvent]) -> int:
+def handle(game_id: int, _before, rows: list[Logged]) -> int:
     ended = [row for row in rows if row.type == ev.GAME_ENDED]
     for row in ended:
         _count_game(game_id, set(row.data["winners"]))

@@ -12,7 +12,8 @@ from django.db.models import F, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from games.core import event_store, followers
-from games.core.models import FollowerCursor, GameEvent, GameProjection
+from games.core.event_store import Logged
+from games.core.models import FollowerCursor, GameProjection
 from games.engine import events as ev
 from games.table import duplicates
 from games.tournaments import scoring, services, store
@@ -26,7 +27,7 @@ def applies(game_id: int) -> bool:
     return duplicates.context(game_id) is not None
 
 
-def handle(game_id: int, _before, rows: list[GameEvent]) -> int:
+def handle(game_id: int, _before, rows: list[Logged]) -> int:
     found = duplicates.context(game_id)
     assert found is not None  # `applies`
     events = [event_store.to_event(r) for r in event_store.load(game_id)]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
+from games.core import followers
 from games.table import commands
 from tests.support.sockets import PLAY
 from tests.support.statements import round_trips, statements
@@ -127,3 +128,35 @@ def test_a_deleted_token_or_a_deactivated_user_is_refused_at_once(table):
         is_active=False
     )  # no signal: a bulk change
     assert clients[1].get(url).status_code == 401
+
+
+# After a usual move the followers (games.core.followers, in their own process in production)
+# catch the game up in one transaction; every statement here is per move (issue 31: they cost
+# more CPU than the telling did inside the command).
+FOLLOW = [
+    "BEGIN",
+    "the cursors, FOR UPDATE (their rows exist since the game's first move)",
+    "the events past the lowest cursor",
+    "the notifications' savepoint",
+    "the head projection (the state and the deadline)",
+    "the passes sealed in the window the play opened (R19: who has answered is not asked)",
+    "the told seats' accounts, mail preferences and presence",
+    "INSERT the notifications ON CONFLICT DO NOTHING",
+    "INSERT the reminder ON CONFLICT DO NOTHING",
+    "release the savepoint",
+    "UPDATE the moved cursors",
+    "COMMIT",
+]
+
+
+def test_a_moves_followers_are_one_transaction_of_few_statements(table):
+    """No get_or_create per notification (a savepoint, a SELECT and an INSERT each), no second
+    read of the projection nor of the mail preferences, one read of the cursors (issue 31)."""
+    followers.follow(table.gid)  # the game's start: the cursors' rows are made
+    seq = table.seats[0].get(f"/api/games/{table.gid}/").json()["seq"]
+    answer = table.seats[0].post(f"/api/games/{table.gid}/commands/",
+                                 {"expected_seq": seq, **PLAY}, format="json",
+                                 HTTP_IDEMPOTENCY_KEY="f1")  # fmt: skip
+    assert answer.status_code == 200, answer.content
+    sql = statements(lambda: followers.follow(table.gid))
+    assert len(sql) == len(FOLLOW), "\n".join(s[:110] for s in sql)
