@@ -18,7 +18,8 @@ $(STAMP): requirements.txt requirements-bench.txt
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
 	SEJMI_INPROCESS_RUNNER=1 $(VENV)/bin/uvicorn sejmi.asgi:application \
-		--host 127.0.0.1 --port $${PORT:-8000} --no-access-log --ws-per-message-deflate false
+		--host 127.0.0.1 --port $${PORT:-8000} --no-access-log --ws-per-message-deflate false \
+		--timeout-graceful-shutdown 5
 
 # A bot-vs-bot game told in the terminal (LANG=cs for Czech).
 demo: $(STAMP)
