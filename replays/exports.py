@@ -24,7 +24,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games.accounts.services import IMPORTER
+from games.accounts.services import IMPORTER, user_create
 from games.core import event_store, signing
 from games.core.codec import iso
 from games.core.models import Game, GameEvent
@@ -176,7 +176,8 @@ def import_file(f: GameFile, *, username: str = IMPORTER) -> int:
     if f.seed is None or not f.rows or f.rows[-1].type != GAME_ENDED:
         raise ValueError("refused: only finished games (with their revealed seed) can be imported")
     users = get_user_model().objects
-    owner = users.filter(username=username).first() or users.create_user(username, is_active=False)
+    owner = users.filter(username=username).first() or user_create(username=username,
+                                                                    is_active=False)
     with transaction.atomic():
         game = Game.objects.create(seed=f.seed, created_by=owner)
         for r in f.rows:
