@@ -54,6 +54,11 @@ bench-tournaments: $(STAMP)
 bench-replays: $(STAMP)
 	$(PY) -m bench.replays --write-doc
 
+# Issue 32's probes run again on the production shape: one line per probe (docs/RELIABILITY.md).
+.PHONY: bench-probes
+bench-probes: $(STAMP)
+	$(PY) -m bench.scenarios.probes
+
 # From a command's COMMIT to its notification and its Web Push, the followers in their own
 # process (`manage.py run_deadlines --only-followers`) as in production (docs/PERFORMANCE.md).
 .PHONY: bench-follow
