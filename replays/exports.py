@@ -176,8 +176,9 @@ def import_file(f: GameFile, *, username: str = IMPORTER) -> int:
     if f.seed is None or not f.rows or f.rows[-1].type != GAME_ENDED:
         raise ValueError("refused: only finished games (with their revealed seed) can be imported")
     users = get_user_model().objects
-    owner = users.filter(username=username).first() or user_create(username=username,
-                                                                    is_active=False)
+    owner = users.filter(username=username).first() or user_create(
+        username=username, is_active=False
+    )
     with transaction.atomic():
         game = Game.objects.create(seed=f.seed, created_by=owner)
         for r in f.rows:

@@ -82,8 +82,10 @@ def _ws_close_code(url: str, timeout: float = 10) -> str:
 
 
 def reserved_names(base: str) -> Result:
-    seen = {name: httpx.post(f"{base}/api/auth/register/", json={"username": name,
-            "password": PASSWORD}, timeout=10).status_code for name in ("ｂｏｔ", "ｉｍｐｏｒｔｅｒ")}  # fmt: skip
+    seen = {}
+    for name in ("ｂｏｔ", "ｉｍｐｏｒｔｅｒ"):  # fullwidth: "bot", "importer" after NFKC
+        body = {"username": name, "password": PASSWORD}
+        seen[name] = httpx.post(f"{base}/api/auth/register/", json=body, timeout=10).status_code
     return ("fullwidth reserved names", "409 409", " ".join(map(str, seen.values())),
             set(seen.values()) == {409})  # fmt: skip
 
@@ -127,11 +129,15 @@ def forged_row(base: str, token: str) -> Result:
     answer = httpx.post(f"{base}/api/games/{gid}/commands/", json={"expected_seq": view["seq"],
                         **move}, headers=_auth(token), timeout=10)  # fmt: skip
     code = answer.json().get("error", {}).get("code") if answer.status_code >= 400 else "ok"
-    audit = httpx.get(f"{base}/api/games/{gid}/audit/", headers=_auth(_staff(base)),
-                      timeout=30).json()  # a running game's audit: staff's
+    audit = httpx.get(
+        f"{base}/api/games/{gid}/audit/", headers=_auth(_staff(base)), timeout=30
+    ).json()  # a running game's audit: staff's
     seen = f"{answer.status_code} {code}; audit first_bad_seq {audit.get('first_bad_seq')}"
-    ok = answer.status_code == 409 and code == "game_tampered" and \
-        audit.get("first_bad_seq") == seq + 1
+    ok = (
+        answer.status_code == 409
+        and code == "game_tampered"
+        and audit.get("first_bad_seq") == seq + 1
+    )
     return ("forged row as the service role", f"409 game_tampered; first_bad_seq {seq + 1}",
             seen, ok)  # fmt: skip
 
@@ -174,7 +180,7 @@ def owners_rollback(base: str, token: str) -> Result:
                       timeout=30).json()  # fmt: skip
     seen = (f"signature_ok {audit.get('signature_ok')}, witness_ok {audit.get('witness_ok')},"
             f" witness_first_bad_seq {audit.get('witness_first_bad_seq')}")  # fmt: skip
-    return ("owner's rollback of a finished game (after seq %d)" % boundary,
+    return (f"owner's rollback of a finished game (after seq {boundary})",
             "witness_ok false", seen, audit.get("witness_ok") is False)  # fmt: skip
 
 
@@ -372,8 +378,11 @@ def run(logs: Path) -> list[Result]:
     guarded("Redis down at handshake", lambda: redis_down_handshake(logs, tokens[0]))
     guarded("black-holed SIGTERM", lambda: black_holed_sigterm(logs, tokens[0]))
     # helper fanout's probe (issue 32, item 5) goes here; until then its slot says so
-    print("stuck sockets (600 spectators that never read) | 1013 within the bound, logged |"
-          " not run here: helper fanout's probe | skipped", flush=True)
+    print(
+        "stuck sockets (600 spectators that never read) | 1013 within the bound, logged |"
+        " not run here: helper fanout's probe | skipped",
+        flush=True,
+    )
     env.flush_redis()
     return results
 

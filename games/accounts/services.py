@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth import authenticate, get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
@@ -53,7 +55,7 @@ def token_for(*, username: str, password: str) -> str:
 
 
 def user_create(*, username: str, password: str | None = None, superuser: bool = False,
-                **fields: object):  # fmt: skip
+                **fields: Any):  # fmt: skip
     """The one way a user is made (the API, the sign-up page, the importer, createsuperuser,
     the admin's form through `account_named`): the user and his folded name in one transaction.
     IntegrityError: the name, or a look-alike of it (games.accounts.names), is taken. No

@@ -66,7 +66,8 @@ def broadcast(game_id: int, rows: list[GameEvent], proj: GameProjection,
         "deadline": iso(proj.deadline_at) if proj.deadline_at else None,
         "tournament": duplicates.tournament_of(game_id),  # the view's (cached per process)
         "signed_head": signed_head(rows[-1].seq, rows[-1].hash, rows[-1].head_signature)
-        if rows[-1].head_signature else None,  # the batch's head, signed as it was appended
+        if rows[-1].head_signature
+        else None,  # the batch's head, signed as it was appended
     }
     if sealed:
         message["sealed"] = list(sealed)

@@ -55,12 +55,12 @@ def signed_head_at(game_id: int, seq: int) -> dict[str, Any] | None:
     row = (GameEvent.objects.filter(game_id=game_id, seq__lte=seq, head_signature__isnull=False)
            .order_by("-seq").values_list("seq", "hash", "head_signature").first())  # fmt: skip
     if row is not None and row[0] == seq:
-        return signed_head(*row)
+        return signed_head(row[0], row[1], row[2] or "")
     old = (HeadSignature.objects.filter(game_id=game_id, seq__lte=seq).order_by("-seq")
            .values_list("seq", "head_hash", "key_id", "signature").first())  # fmt: skip
     if old is not None and (row is None or old[0] > row[0]):
         return signed_head(old[0], old[1], f"{old[2]}:{old[3]}")
-    return signed_head(*row) if row is not None else None
+    return signed_head(row[0], row[1], row[2] or "") if row is not None else None
 
 
 def head_of(proj: GameProjection) -> dict[str, Any] | None | Any:
@@ -99,8 +99,8 @@ def current(game_id: int) -> tuple[GameProjection, GameState]:
     """The projection and its state; the head row's signature comes in the same statement
     (`proj.head_signature`: a view's `signed_head`, `head_of`)."""
     head = GameEvent.objects.filter(game_id=OuterRef("game_id"), seq=OuterRef("seq"))
-    proj = (GameProjection.objects.filter(game_id=game_id)
-            .annotate(head_signature=Subquery(head.values("head_signature")[:1])).first())  # fmt: skip
+    signature = Subquery(head.values("head_signature")[:1])
+    proj = GameProjection.objects.filter(game_id=game_id).annotate(head_signature=signature).first()
     if proj is None:
         raise not_found()
     return proj, state_from_json(proj.state)

@@ -32,8 +32,8 @@ def _named(username: str) -> bool:
 
 @pytest.mark.django_db
 def test_the_api_writes_the_name():
-    answer = APIClient().post("/api/auth/register/", {"username": "Eva", "password": "s3cret-pass-1"},
-                              format="json")  # fmt: skip
+    body = {"username": "Eva", "password": "s3cret-pass-1"}
+    answer = APIClient().post("/api/auth/register/", body, format="json")
     assert answer.status_code == 201 and _named("Eva")
 
 
