@@ -8,6 +8,7 @@ Before: no such migration (the first test's lookup fails), and the game stopped 
 from __future__ import annotations
 
 import importlib
+from types import SimpleNamespace
 
 import pytest
 from django.apps import apps as django_apps
@@ -38,7 +39,7 @@ def _migrate_forward() -> None:
     assert MIGRATION in MigrationLoader(connection).disk_migrations, "no such migration"
     module = importlib.import_module("games.migrations." + MIGRATION[1])
     (operation,) = module.Migration.operations
-    operation.code(django_apps, None)
+    operation.code(django_apps, SimpleNamespace(connection=connection))  # as a schema editor
 
 
 def _play(table, seq: int):
@@ -60,6 +61,14 @@ def test_the_migration_signs_an_unsigned_running_head_and_the_game_plays_on(tabl
     assert answer.status_code == 200, answer.content
     _migrate_forward()  # idempotent: nothing to do, nothing signed twice
     assert unsigned_heads() == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_on_a_new_database_it_has_nothing_to_do():
+    """A fresh database (compose: before `grant_service_role`) is not read through the
+    service's connection at all."""
+    assert unsigned_heads() == []
+    _migrate_forward()
 
 
 @pytest.mark.django_db(transaction=True)
