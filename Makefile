@@ -18,7 +18,8 @@ $(STAMP): requirements.txt requirements-bench.txt
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
 	SEJMI_INPROCESS_RUNNER=1 $(VENV)/bin/uvicorn sejmi.asgi:application \
-		--host 127.0.0.1 --port $${PORT:-8000} --no-access-log --ws-per-message-deflate false
+		--host 127.0.0.1 --port $${PORT:-8000} --no-access-log --ws-per-message-deflate false \
+		--timeout-graceful-shutdown 5
 
 # A bot-vs-bot game told in the terminal (LANG=cs for Czech).
 demo: $(STAMP)
@@ -52,6 +53,11 @@ bench-tournaments: $(STAMP)
 .PHONY: bench-replays
 bench-replays: $(STAMP)
 	$(PY) -m bench.replays --write-doc
+
+# Issue 32's probes run again on the production shape: one line per probe (docs/RELIABILITY.md).
+.PHONY: bench-probes
+bench-probes: $(STAMP)
+	$(PY) -m bench.scenarios.probes
 
 # From a command's COMMIT to its notification and its Web Push, the followers in their own
 # process (`manage.py run_deadlines --only-followers`) as in production (docs/PERFORMANCE.md).

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
 from games.accounts.names import folded, reserved
-from games.accounts.services import name_taken
+from games.accounts.services import name_taken, user_create
 from games.engine.setup import BOT_NAME
 from games.engine.state import PAIRS, PAIRS_EXTREME, STANDARD
 
@@ -61,6 +61,11 @@ class SignupForm(UserCreationForm):
                 self.instance.unique_error_message(self._meta.model, ["username"]), code="unique"
             )
         return username
+
+    def save(self, commit: bool = True):
+        """The account through games.accounts.services.user_create (his folded name with him)."""
+        return user_create(username=self.cleaned_data["username"],
+                           password=self.cleaned_data["password1"])  # fmt: skip
 
 
 class LoginForm(AuthenticationForm):

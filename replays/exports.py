@@ -2,7 +2,8 @@
 
     {"format": "sejmi-game", "version": 1, "variant", "seats", "deck", "players",
      "seed_commitment", "seed" (once ended, else null), "status", "events", "head_hash",
-     "public_key", "signatures": [{"seq", "head_hash", "signature"}], ...}
+     "public_key", "signatures": [{"seq", "head_hash", "signature"}],
+     "signed_head": {"seq", "hash", "key_id", "signature"} (the latest signed head), ...}
     {"seq", "type", "v", "data", "at", "prev_hash", "hash"}   one line per event
 
 `read_file` parses and checks a file without a database; `verify_file` checks it offline, the
@@ -23,7 +24,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games.accounts.services import IMPORTER
+from games.accounts.services import IMPORTER, user_create
 from games.core import event_store, signing
 from games.core.codec import iso
 from games.core.models import Game, GameEvent
@@ -53,13 +54,18 @@ def export_lines(game_id: int) -> Iterator[str]:
     rows = event_store.load(game_id)
     state = fold([event_store.to_event(r) for r in rows])
     ended = state.status == "ended"
+    signed = sorted(stored_signatures(game_id, rows), key=lambda s: s.seq)
     header = {
         "format": FORMAT, "version": VERSION, "game": game_id, **describe(state),
         "seed": bytes(game.seed).hex() if ended else None, "events": len(rows),
         "head_hash": rows[-1].hash if rows else event_store.GENESIS,
         "public_key": signing.public_key(),
         "signatures": [{"seq": s.seq, "head_hash": s.head_hash, "signature": s.signature}
-                       for s in stored_signatures(game_id, rows)],  # every batch head
+                       for s in signed],  # every batch head
+        # The latest of them, as a player's view carries it (games.table.selectors)
+        "signed_head": {"seq": signed[-1].seq, "hash": signed[-1].head_hash,
+                        "key_id": signing.key_id(signing.public_key()),
+                        "signature": signed[-1].signature} if signed else None,
         "exported_at": iso(timezone.now()),
     }  # fmt: skip
     yield json.dumps(header, ensure_ascii=False)
@@ -170,7 +176,9 @@ def import_file(f: GameFile, *, username: str = IMPORTER) -> int:
     if f.seed is None or not f.rows or f.rows[-1].type != GAME_ENDED:
         raise ValueError("refused: only finished games (with their revealed seed) can be imported")
     users = get_user_model().objects
-    owner = users.filter(username=username).first() or users.create_user(username, is_active=False)
+    owner = users.filter(username=username).first() or user_create(
+        username=username, is_active=False
+    )
     with transaction.atomic():
         game = Game.objects.create(seed=f.seed, created_by=owner)
         for r in f.rows:

@@ -46,6 +46,10 @@ DEBUG = env_bool("DEBUG", False)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 
 INSTALLED_APPS = [
+    # First: its createsuperuser takes the place of django.contrib.auth's (it writes the
+    # account's folded name: games.accounts.services). It has no templates, static files or
+    # translations that this order could shadow.
+    "games",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -57,7 +61,6 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI served locally, no CDN
     "channels",
-    "games",
     "replays",
     "frontend",
 ]

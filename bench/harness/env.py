@@ -113,6 +113,8 @@ def compose_uvicorn() -> list[str]:
     words = command if isinstance(command, list) else shlex.split(command)
     if words[:2] == ["sh", "-c"]:
         words = shlex.split(words[2].split("&&")[-1])
+    if words[:1] == ["exec"]:  # the shell hands its process over to uvicorn (signals reach it)
+        words = words[1:]
     if not words or words[0] != "uvicorn":
         raise SystemExit(f"no uvicorn command in the web service of {COMPOSE}: {command!r}")
     return words

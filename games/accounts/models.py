@@ -7,7 +7,7 @@ from django.db import models
 
 
 class AccountName(models.Model):
-    """A user's folded name; written with the user (a post_save receiver, games.accounts.apps)."""
+    """A user's folded name; written with the user (games.accounts.services.user_create)."""
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                                 primary_key=True, related_name="+")  # fmt: skip

@@ -3,6 +3,8 @@ that refuse numbers and booleans instead of turning them into text."""
 
 from rest_framework import serializers
 
+from games.engine.errors import Code
+
 
 class TextOnly:
     """A text field that refuses numbers and booleans instead of turning them into text."""
@@ -22,7 +24,12 @@ class TextRegexField(TextOnly, serializers.RegexField):
 
 
 class ErrorDetailSerializer(serializers.Serializer):
-    code = serializers.CharField(help_text="not_your_turn, illegal_move, stale_seq, ...")
+    code = serializers.ChoiceField(
+        choices=[code.value for code in Code],
+        help_text="every code the service answers with, beyond API.md's list too: `game_tampered` "
+        "(409, a game stopped for staff: docs/INTEGRITY.md), `too_many` (429, a per-player cap, "
+        "with Retry-After); their statuses: docs/CHOICES.md",
+    )
     message = serializers.CharField()
 
 

@@ -83,6 +83,15 @@ def _signed_here(game_id: int, head: tuple[int, str, str | None]) -> None:
         _SIGNED.popitem(last=False)
 
 
+def signed_here(game_id: int, seq: int) -> tuple[int, str, str] | None:
+    """(seq, hash, "<key id>:<signature>") of the game's head at `seq` if this process signed
+    or verified it last (no statement: a command's answer carries it, games.table.selectors)."""
+    head = _SIGNED.get(game_id)
+    if head is None or head[0] != seq or not head[2]:
+        return None
+    return head[0], head[1], head[2]
+
+
 TAMPERED = "tampered"  # GameProjection.status of a game stopped by `stop_tampered`
 
 

@@ -100,7 +100,8 @@ def _render(message: CommittedBatch, state: GameState, viewer: int | None,
         frames.append(frame_text({"type": "event", "event": event}))
     view = {"id": game_id, "seq": seq, **view_for(_seen_by(message, state, viewer), viewer),
             "deadline": message["deadline"], "delayed": False,
-            "tournament": message.get("tournament")}  # fmt: skip
+            "tournament": message.get("tournament"),
+            "signed_head": message.get("signed_head")}  # fmt: skip
     if message.get("deal_open"):  # a duplicate deal another table still plays (publish)
         view["seed"], view["hands"] = None, None
     frames.append(frame_text({"type": "view", "view": view}))

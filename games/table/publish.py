@@ -11,6 +11,7 @@ from games.core.codec import iso
 from games.core.models import GameEvent, GameProjection
 from games.core.pubsub import game_group, group_send
 from games.table import duplicates
+from games.table.selectors import signed_head
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +38,7 @@ class CommittedBatch(TypedDict):
     state: dict
     deadline: str | None
     sealed: NotRequired[list[dict]]
+    signed_head: NotRequired[dict | None]  # the view's (issue 32: games.table.selectors)
 
 
 class SealedNotice(TypedDict):
@@ -63,6 +65,9 @@ def broadcast(game_id: int, rows: list[GameEvent], proj: GameProjection,
         "state": proj.state,  # the state JSON the projection stored in this transaction
         "deadline": iso(proj.deadline_at) if proj.deadline_at else None,
         "tournament": duplicates.tournament_of(game_id),  # the view's (cached per process)
+        "signed_head": signed_head(rows[-1].seq, rows[-1].hash, rows[-1].head_signature)
+        if rows[-1].head_signature
+        else None,  # the batch's head, signed as it was appended
     }
     if sealed:
         message["sealed"] = list(sealed)

@@ -10,10 +10,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.db.models import OuterRef, Subquery
+
 from games.core import event_store, sealed_passes
 from games.core.codec import iso, state_from_json
 from games.core.errors import not_found
-from games.core.models import GameEvent, GameProjection
+from games.core.models import GameEvent, GameProjection, HeadSignature
 from games.engine import GameState, redact_event, view_for
 from games.engine.state import ENDED
 from games.table import duplicates
@@ -34,11 +36,49 @@ def seat_in(game_id: int, user) -> int | None:
     return seat_of(current(game_id)[1], user)
 
 
+LOOK_UP: Any = object()  # game_view's signed_head: read it (one statement)
+
+
+def signed_head(seq: int, head_hash: str, row_signature: str) -> dict[str, Any]:
+    """A view's `signed_head` (docs/INTEGRITY.md, issue 32): the service's Ed25519 signature
+    of the bytes `sejmi-head:v1:<seq>:<hash>`, checkable by the key of GET /api/signing-key/."""
+    key_id, _, signature = row_signature.partition(":")
+    return {"seq": seq, "hash": head_hash, "key_id": key_id, "signature": signature}
+
+
+def signed_head_at(game_id: int, seq: int) -> dict[str, Any] | None:
+    """The latest head the service signed at or before `seq` (every batch's last row carries
+    its signature; heads older than issue 32 a HeadSignature row); None: none yet."""
+    memo = event_store.signed_here(game_id, seq)
+    if memo is not None:
+        return signed_head(*memo)
+    row = (GameEvent.objects.filter(game_id=game_id, seq__lte=seq, head_signature__isnull=False)
+           .order_by("-seq").values_list("seq", "hash", "head_signature").first())  # fmt: skip
+    if row is not None and row[0] == seq:
+        return signed_head(row[0], row[1], row[2] or "")
+    old = (HeadSignature.objects.filter(game_id=game_id, seq__lte=seq).order_by("-seq")
+           .values_list("seq", "head_hash", "key_id", "signature").first())  # fmt: skip
+    if old is not None and (row is None or old[0] > row[0]):
+        return signed_head(old[0], old[1], f"{old[2]}:{old[3]}")
+    return signed_head(row[0], row[1], row[2] or "") if row is not None else None
+
+
+def head_of(proj: GameProjection) -> dict[str, Any] | None | Any:
+    """The signed head of a projection read by `current` (its head row's signature came with
+    it: no statement), or LOOK_UP when that row carries none (a legacy or sealed head)."""
+    row_signature = getattr(proj, "head_signature", None)
+    if row_signature:
+        return signed_head(proj.seq, proj.head_hash, row_signature)
+    return LOOK_UP
+
+
 def game_view(game_id: int, state: GameState, user, *, seq: int,
               deadline: datetime | None, replay: bool = False,
-              reveal: bool = False, delayed: bool = False) -> dict[str, Any]:  # fmt: skip
+              reveal: bool = False, delayed: bool = False,
+              signed_head: dict[str, Any] | None | Any = LOOK_UP) -> dict[str, Any]:  # fmt: skip
     """The caller's view of `state`, the public state at `seq` (a replay's: read-only;
-    `delayed`: a spectator's view of the past, games.table.spectating)."""
+    `delayed`: a spectator's view of the past, games.table.spectating). Its `signed_head` is
+    the latest the service signed at or before `seq` (a caller that read it passes it)."""
     seat = seat_of(state, user)
     if not replay:  # R19: the caller's own sealed pass counts for him, nobody else's does
         state = sealed_passes.seen_by(game_id, seq, state, seat)
@@ -48,13 +88,19 @@ def game_view(game_id: int, state: GameState, user, *, seq: int,
     view["tournament"] = duplicates.tournament_of(game_id)
     if replay:  # a replay is read-only: nothing can be sent to the past
         view["legal"] = []
+    if signed_head is LOOK_UP:
+        signed_head = signed_head_at(game_id, seq)
     return {"id": game_id, "seq": seq, **view,
             "deadline": iso(deadline) if deadline else None,
-            "delayed": delayed}  # fmt: skip
+            "delayed": delayed, "signed_head": signed_head}  # fmt: skip
 
 
 def current(game_id: int) -> tuple[GameProjection, GameState]:
-    proj = GameProjection.objects.filter(game_id=game_id).first()
+    """The projection and its state; the head row's signature comes in the same statement
+    (`proj.head_signature`: a view's `signed_head`, `head_of`)."""
+    head = GameEvent.objects.filter(game_id=OuterRef("game_id"), seq=OuterRef("seq"))
+    signature = Subquery(head.values("head_signature")[:1])
+    proj = GameProjection.objects.filter(game_id=game_id).annotate(head_signature=signature).first()
     if proj is None:
         raise not_found()
     return proj, state_from_json(proj.state)

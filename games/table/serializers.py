@@ -70,6 +70,16 @@ class PlayerSerializer(serializers.Serializer):
     away_until = serializers.DateTimeField(allow_null=True)
 
 
+class SignedHeadSerializer(serializers.Serializer):
+    """The service's Ed25519 signature of a head: verify `signature` (hex) over the bytes
+    `sejmi-head:v1:<seq>:<hash>` with the key of GET /api/signing-key/ (docs/INTEGRITY.md)."""
+
+    seq = serializers.IntegerField()
+    hash = serializers.CharField(help_text="the chain's hash at seq (SHA-256, hex)")
+    key_id = serializers.CharField(help_text="the signing key's id (GET /api/signing-key/)")
+    signature = serializers.CharField()
+
+
 class ViewSerializer(serializers.Serializer):
     """The game as the caller may see it (R23)."""
 
@@ -101,6 +111,11 @@ class ViewSerializer(serializers.Serializer):
     delayed = serializers.BooleanField(
         help_text="a spectator's view of a delayed game: the game `spectator_delay` events "
         "ago (its seq is that past seq; legal [] and deadline null)"
+    )
+    signed_head = SignedHeadSerializer(
+        allow_null=True,
+        help_text="the latest head the service signed at or before `seq` (issue 32): a "
+        "player's proof, kept outside the service's database; null before the first",
     )
 
 

@@ -108,7 +108,8 @@ def game_detail(game_id: int, user) -> dict[str, Any]:
     shown = shown_for(game_id, user, proj.seq, state)
     if shown is None:
         return selectors.game_view(game_id, state, user, seq=proj.seq,
-                                   deadline=proj.deadline_at)  # fmt: skip
+                                   deadline=proj.deadline_at,
+                                   signed_head=selectors.head_of(proj))  # fmt: skip
     return shown_view(game_id, shown)
 
 

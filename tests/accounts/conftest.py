@@ -17,7 +17,7 @@ def legacy_account(db):
     def make(name: str) -> APIClient:
         user = get_user_model()(username=name)
         user.set_password("s3cret-pass-1")
-        # bulk_create sends no post_save: made as before issue 32, without its folded name
+        # bulk_create, not user_create: made as before issue 32, without its folded name
         (user,) = get_user_model().objects.bulk_create([user])
         client = APIClient()
         client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")

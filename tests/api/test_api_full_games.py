@@ -39,7 +39,7 @@ def test_a_game_played_over_http_is_the_engine_s_game(make_player, variant, seat
     # ...every seat's view of it is the view the server sends...
     for seat, client in enumerate(table.seats):
         view = client.get(table.url()).json()
-        service_fields = ("id", "seq", "deadline", "delayed", "tournament")
+        service_fields = ("id", "seq", "deadline", "delayed", "tournament", "signed_head")
         shown = {k: v for k, v in view.items() if k not in service_fields}
         assert shown == view_for(state, seat)
     # ...and the engine alone, given the revealed seed (R22) and the commands sent, makes

@@ -113,6 +113,22 @@ def test_players_write_the_table_and_everyone_reads_it(duel):
 
 
 @pytest.mark.django_db
+def test_after_pages_by_the_channels_own_number_not_the_rows_id(duel, settings):
+    """Issue 32, item 10. Mutant killed: `chat_read` paging with `id__gt=after` (the rows'
+    global id) instead of `number__gt=after`; before, only the database's sequence being past
+    the numbers (test order) caught it. Here the other channels write first, so the table's
+    rows' ids are past its numbers whatever ran before."""
+    settings.CHAT_RATE = (100, 10)
+    for n in range(3):
+        assert duel.post(duel.spectator, "spectators", f"watching {n}").status_code == 201
+    ids = [duel.post(duel.seats[0], "table", f"m{i}").json()["id"] for i in range(3)]
+    assert ids == [1, 2, 3]
+    later = duel.read(duel.seats[1], "table", after=1).json()
+    assert [m["text"] for m in later["messages"]] == ["m1", "m2"] and later["more"] is False
+    assert duel.read(duel.seats[1], "table", after=3).json()["messages"] == []
+
+
+@pytest.mark.django_db
 def test_spectators_and_staff_not_seated_may_not_write_the_table(duel):
     assert_error(duel.post(duel.spectator, "table", "psst"), 403, "forbidden")
     assert_error(duel.post(duel.staff, "table", "psst"), 403, "forbidden")

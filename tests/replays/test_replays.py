@@ -24,7 +24,7 @@ from rest_framework.test import APIClient
 
 from games.core import event_store
 from games.core.codec import state_to_json
-from games.core.models import GameEvent, GameProjection, GameSnapshot
+from games.core.models import GameEvent, GameProjection, GameSnapshot, HeadSignature
 from games.engine import events as ev
 from games.engine import evolve, view_for
 from games.table import commands
@@ -492,6 +492,11 @@ def test_replay_at_every_seq_equals_the_game_folded_event_by_event(make_player):
         range(SNAPSHOT_EVERY, len(rows) + 1, SNAPSHOT_EVERY)
     )
     spectator = make_player()
+    heads = [{"seq": r.seq, "hash": r.hash, "key_id": r.head_signature.partition(":")[0],
+              "signature": r.head_signature.partition(":")[2]}
+             for r in rows if r.head_signature]  # fmt: skip
+    heads += [{"seq": h.seq, "hash": h.head_hash, "key_id": h.key_id, "signature": h.signature}
+              for h in HeadSignature.objects.filter(game_id=gid)]  # fmt: skip
     state = None
     for row in rows:
         state = evolve(state, event_store.to_event(row))
@@ -499,8 +504,12 @@ def test_replay_at_every_seq_equals_the_game_folded_event_by_event(make_player):
         assert replayed == state and state_to_json(replayed) == state_to_json(state), row.seq
         answer = spectator.get(f"/api/games/{gid}/replay/?at={row.seq}")
         assert answer.status_code == 200, answer.content
+        # issue 32: the latest signed head at or before the seq (a batch's or a checkpoint's)
+        head = max((h for h in heads if h["seq"] <= row.seq), key=lambda h: h["seq"],
+                   default=None)  # fmt: skip
         expected = {"id": gid, "seq": row.seq, **view_for(state, None, reveal=True), "legal": [],
-                    "deadline": None, "delayed": False, "tournament": None}  # fmt: skip
+                    "deadline": None, "delayed": False, "tournament": None,
+                    "signed_head": head}  # fmt: skip
         assert answer.json() == json.loads(json.dumps(expected)), row.seq
     assert state_to_json(state) == GameProjection.objects.get(game_id=gid).state
 

@@ -97,12 +97,17 @@ QUIET = 0.4  # seconds a socket must stay silent before we say nothing more is c
 TIMEOUT = 5
 WATCHERS = (2, 3, 0, None)  # seat 2 (asked), seat 3 (asked), the Kostič, a spectator
 HIDDEN_KEYS = {"at", "deadline", "id", "seed_commitment"}  # differ from game to game
+# A signed head's hash, key and signature differ from game to game too; its seq must not (a
+# sealed pass appends nothing, so no new head tells of it: R19).
+SIGNED_HEAD_KEPT = {"seq"}
 
 
 def normalised(value: Any) -> Any:
     """A payload without what differs between two games (ids, times, seeds, user names)."""
     if isinstance(value, dict):
-        return {k: normalised(v) for k, v in value.items() if k not in HIDDEN_KEYS}
+        return {k: normalised({h: v[h] for h in SIGNED_HEAD_KEPT} if k == "signed_head" and v
+                              else v)
+                for k, v in value.items() if k not in HIDDEN_KEYS}  # fmt: skip
     if isinstance(value, list):
         return [normalised(v) for v in value]
     if isinstance(value, str):

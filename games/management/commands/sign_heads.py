@@ -1,7 +1,8 @@
 """`manage.py sign_heads`: sign the heads of games recorded before the service signed them
 (games.core.signing): each ended game's end, each checkpoint and each running game's head not
 signed yet (a head older than issue 32 carries no signature in its row: the service builds on
-no head it did not sign, so run this once after migrating to it). Run once when
+no head it did not sign; the migration 0021 signs those running heads by itself,
+games.core.legacy_heads). Run once when
 signing is first deployed, as the service, after checking the records it vouches for
 (`manage.py verify_game`); a game whose chain does not hold is left unsigned and named."""
 
