@@ -11,7 +11,7 @@ issue 31 is gone by construction).
 
 A client that does not take its frames is found here (games.live.pacing looks once a second):
 more than SEJMI_WS_BACKLOG items waiting, a write waiting more than SEJMI_WS_SEND_TIMEOUT_S,
-or a ping sent after frames left unanswered as long (the kernel's buffers may take a whole
+or a ping sent after frames left unanswered SEJMI_WS_PONG_TIMEOUT_S (the kernel's buffers may take a whole
 game's frames for a client that never reads: no write of ours ever waits for it)."""
 
 from __future__ import annotations
@@ -146,10 +146,10 @@ class Outbox:
 def stuck(box: Outbox, now: float) -> str | None:
     """Why `box`'s client is too slow now, or None. Only waiting on the client counts: work
     that waits for the database is slow for the service's sake, not the client's."""
-    bound = settings.SEJMI_WS_SEND_TIMEOUT_S
     since = box.sending_since
-    if since is not None and now - since > bound:
+    if since is not None and now - since > settings.SEJMI_WS_SEND_TIMEOUT_S:
         return f"a frame untaken for {now - since:.1f} s"
-    if box.pong is not None and not box.pong[0].done() and now - box.pong[1] > bound:
+    pong = box.pong
+    if pong is not None and not pong[0].done() and now - pong[1] > settings.SEJMI_WS_PONG_TIMEOUT_S:
         return f"a ping after its frames unanswered for {now - box.pong[1]:.1f} s"
     return None

@@ -26,7 +26,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @contextlib.contextmanager
-def _server(django_db_blocker, tmp_path_factory, timeout: str, sndbuf: int | None):
+def _server(django_db_blocker, tmp_path_factory, timeout: str, sndbuf: int | None,
+            pong: str = ""):  # fmt: skip
     """One uvicorn worker with send timeout `timeout`, on this run's test database and channel
     prefix (so it hears what this process commits). It serves a listening socket made here,
     with a small send buffer when `sndbuf` is given, which the sockets it accepts inherit: a
@@ -49,7 +50,7 @@ def _server(django_db_blocker, tmp_path_factory, timeout: str, sndbuf: int | Non
         url = _database_url()
     env = service_env(DATABASE_URL=url, REDIS_URL=settings.REDIS_URL or "",
                       CHANNEL_PREFIX=settings.CHANNEL_PREFIX, SEJMI_WS_SEND_TIMEOUT_S=timeout,
-                      SEJMI_WS_BACKLOG="64", LOG_LEVEL="WARNING")  # fmt: skip
+                      SEJMI_WS_PONG_TIMEOUT_S=pong, SEJMI_WS_BACKLOG="64", LOG_LEVEL="WARNING")  # fmt: skip
     argv = [str(_venv_bin("uvicorn")), "sejmi.asgi:application", "--fd",
             str(listener.fileno()), "--no-access-log"]  # fmt: skip
     with open(log, "wb") as out:
@@ -67,8 +68,9 @@ def _server(django_db_blocker, tmp_path_factory, timeout: str, sndbuf: int | Non
 
 @pytest.fixture(scope="module")
 def strict_server(django_db_setup, django_db_blocker, tmp_path_factory):
-    """A frame untaken for 1 s closes its socket; small kernel buffers."""
-    with _server(django_db_blocker, tmp_path_factory, "1", 4096) as served:
+    """A frame untaken for 1 s closes its socket (an unanswered ping: 60 s); small kernel
+    buffers."""
+    with _server(django_db_blocker, tmp_path_factory, "1", 4096, pong="60") as served:
         yield served
 
 
@@ -235,24 +237,29 @@ def test_the_backlog_bound_alone_closes_a_socket_behind_64_batches(patient_serve
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_stuck_send_bound_alone_closes_a_socket_whose_one_send_waits(strict_server):
+def test_the_stuck_send_bound_alone_closes_a_socket_whose_one_send_waits(strict_server, settings):
     """Issue 32 item 10, the mutant "the stuck-send check of games/live/pacing.py never fires"
-    (`stuck` never compares `sending_since` with SEJMI_WS_SEND_TIMEOUT_S): every other test
-    still passed, because the backlog bound closed their sockets. Here nothing is published
-    after the client stops reading: its own resync answers (the whole game, 30 times, over
-    what the buffers hold) wait in one send, no batch queues behind them, so only the
-    stuck-send check can close it, 1013 within its 1 s bound (and a look a second)."""
+    (`outbox.stuck` never compares `sending_since` with SEJMI_WS_SEND_TIMEOUT_S): every other
+    test still passed, because the backlog bound closed their sockets. Here 150 chat lines
+    (~80 KB) fill what the buffers take, so one write waits, with fewer than 64 queued behind
+    it, and an unanswered ping counts only after 60 s: only the stuck-send check can close the
+    socket, 1013 within its 1 s bound (and a look a second)."""
     base, log = strict_server
-    done = _bot_game("stuck-send-owner")
+    settings.SEJMI_SEND_TASKS = False
+    settings.CHAT_RATE = (100_000, 1)
+    alice = get_user_model().objects.create_user("stuck-alice")
+    done = commands.game_create(user=alice, seats=4, options={"bots": [1, 2, 3]})
+    done = commands.game_join(user=alice, game_id=done.game_id, seat=0)
     ws = base.replace("http://", "ws://") + f"/ws/games/{done.game_id}/"
     stalled = Stalled(ws)
-    for _ in range(30):  # ~11 KB each: far over the buffers, far under 64 batches
-        stalled.ask_resync()
-    time.sleep(4)  # the bound, looks and the close's own second, with room
+    for n in range(150):
+        chat_post(user=alice, game_id=done.game_id, channel="table",
+                  text=f"{n:04} " + "x" * 480)  # fmt: skip
+    time.sleep(4)  # the bound, looks and the close, with room
     code = stalled.close_code(timeout=3)
     assert code == 1013, (stalled.received, log.read_text()[-2000:])
     assert len(lines := _slow_lines(log, done.game_id)) == 1, lines
-    assert "untaken" in lines[0], lines
+    assert "untaken" in lines[0], (lines, stalled.received)
 
 
 @pytest.mark.django_db(transaction=True)
