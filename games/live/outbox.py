@@ -11,8 +11,8 @@ issue 31 is gone by construction).
 
 A client that does not take its frames is found here (games.live.pacing looks once a second):
 more than SEJMI_WS_BACKLOG items waiting, a write waiting more than SEJMI_WS_SEND_TIMEOUT_S,
-or a ping sent after frames left unanswered SEJMI_WS_PONG_TIMEOUT_S (the kernel's buffers may take a whole
-game's frames for a client that never reads: no write of ours ever waits for it)."""
+or a ping sent after frames left unanswered SEJMI_WS_PONG_TIMEOUT_S (the kernel's buffers may
+take a whole game's frames for a client that never reads: no write of ours waits for it)."""
 
 from __future__ import annotations
 
@@ -151,5 +151,5 @@ def stuck(box: Outbox, now: float) -> str | None:
         return f"a frame untaken for {now - since:.1f} s"
     pong = box.pong
     if pong is not None and not pong[0].done() and now - pong[1] > settings.SEJMI_WS_PONG_TIMEOUT_S:
-        return f"a ping after its frames unanswered for {now - box.pong[1]:.1f} s"
+        return f"a ping after its frames unanswered for {now - pong[1]:.1f} s"
     return None

@@ -50,7 +50,8 @@ def _server(django_db_blocker, tmp_path_factory, timeout: str, sndbuf: int | Non
         url = _database_url()
     env = service_env(DATABASE_URL=url, REDIS_URL=settings.REDIS_URL or "",
                       CHANNEL_PREFIX=settings.CHANNEL_PREFIX, SEJMI_WS_SEND_TIMEOUT_S=timeout,
-                      SEJMI_WS_PONG_TIMEOUT_S=pong, SEJMI_WS_BACKLOG="64", LOG_LEVEL="WARNING")  # fmt: skip
+                      SEJMI_WS_PONG_TIMEOUT_S=pong, SEJMI_WS_BACKLOG="64",
+                      LOG_LEVEL="WARNING")  # fmt: skip
     argv = [str(_venv_bin("uvicorn")), "sejmi.asgi:application", "--fd",
             str(listener.fileno()), "--no-access-log"]  # fmt: skip
     with open(log, "wb") as out:
