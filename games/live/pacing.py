@@ -1,10 +1,10 @@
 """Clients that stop reading (issue 21, issue 32 item 5): one look a second over this process's
 game sockets closes 1013 any whose write has waited more than SEJMI_WS_SEND_TIMEOUT_S, or whose
-ping, sent after frames, has waited as long for its pong; and asks a pong of each socket that
-was written to since its last one (at most one ping a second per socket, none for an idle
-one). The backlog bound (SEJMI_WS_BACKLOG) is counted as items are queued (games.live.outbox).
-No timer is made per frame (a timer per frame cost the fan-out to 2,000 spectators a third
-more web CPU): each write only notes when it began."""
+ping, sent after frames, has waited SEJMI_WS_PONG_TIMEOUT_S for its pong; and asks a pong of
+each socket written to since its last ping (at most one ping per half that bound per socket,
+none for an idle one). The backlog bound (SEJMI_WS_BACKLOG) is counted as items are queued
+(games.live.outbox). No timer is made per frame (a timer per frame cost the fan-out to 2,000
+spectators a third more web CPU): each write only notes when it began."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ async def _look(live: dict[str, Any]) -> None:
         if why := stuck(socket.outbox, now):
             socket.too_slow(why)
         else:
-            socket.outbox.ask_pong()
+            socket.outbox.ask_pong(now)
 
 
 SOCKETS = EachLoop(LOOK_EVERY_S, _look)
