@@ -193,8 +193,12 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 CHANNEL_REDIS_URLS = env_list("CHANNEL_REDIS_URLS", REDIS_URL)
 # A game socket whose client does not take a frame within this many seconds, or with more than
 # this many batches waiting for it in its process, is closed 1013 and resyncs when it comes
-# back (games.live.consumer): one stalled client holds no memory or handler for long.
+# back (games.live.outbox): one stalled client holds no memory or handler for long. A ping sent
+# after frames and unanswered for SEJMI_WS_PONG_TIMEOUT_S (default: the same) closes it too: the
+# kernel's buffers may take a whole game for a client that never reads (issue 32 item 5).
 SEJMI_WS_SEND_TIMEOUT_S = float(os.environ.get("SEJMI_WS_SEND_TIMEOUT_S", "10"))
+SEJMI_WS_PONG_TIMEOUT_S = float(os.environ.get("SEJMI_WS_PONG_TIMEOUT_S")
+                                or SEJMI_WS_SEND_TIMEOUT_S)  # fmt: skip
 SEJMI_WS_BACKLOG = int(os.environ.get("SEJMI_WS_BACKLOG", "64"))
 
 # Every Redis client gives up on a Redis that takes the connection and never answers (a network

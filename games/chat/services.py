@@ -127,7 +127,7 @@ def broadcast(game_id: int, message: dict[str, Any], audience: dict[str, list[st
     """After commit: to the game's websocket group; each socket sends it on only if
     `audience` admits its viewer (GameConsumer.game_chat). A failure loses only the live copy:
     the message is committed, and a reload or a GET brings it."""
-    event = {"type": "game.chat", "message": message, "audience": audience}
+    event = {"type": "game.chat", "game": game_id, "message": message, "audience": audience}
     try:
         group_send(game_group(game_id), event)
     except Exception:

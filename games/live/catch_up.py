@@ -8,8 +8,8 @@ a day away: a player was not shown that it is his turn (bench-faults: 124 socket
 behind their game after a Redis restart). Every CATCH_UP_S each web process compares the last
 seq its live sockets sent with their games' heads, in one statement, and tells each socket
 behind a head older than SETTLED (its broadcast had time to arrive) to send what it lacks,
-through the socket's own channel: the message is handled in turn with the socket's others,
-so nothing is sent twice (games.live.consumer.GameConsumer.game_behind).
+in turn with whatever its outbox holds, so nothing is sent twice
+(games.live.consumer.GameConsumer.behind).
 
 A spectator of a delayed game is not watched: his stream runs behind the head on purpose.
 """
@@ -20,7 +20,6 @@ import logging
 from datetime import timedelta
 from typing import Protocol
 
-from channels.layers import get_channel_layer
 from django.utils import timezone
 
 from games.core.models import GameProjection
@@ -31,13 +30,14 @@ log = logging.getLogger(__name__)
 
 CATCH_UP_S = 5.0
 SETTLED = timedelta(seconds=2)
-BEHIND = "game.behind"
 
 
 class Watched(Protocol):
     game_id: int
     last_sent: int
     channel_name: str
+
+    def behind(self, head: int) -> None: ...
 
 
 def enter(socket: Watched) -> None:
@@ -62,9 +62,8 @@ async def once(open_: dict[str, Watched]) -> int:
         return 0
     heads = await socket_db(settled_heads)(sorted({s.game_id for s in sockets}))
     behind = [(s, heads[s.game_id]) for s in sockets if heads.get(s.game_id, 0) > s.last_sent]
-    layer = get_channel_layer()
     for socket, head in behind:
-        await layer.send(socket.channel_name, {"type": BEHIND, "seq": head})
+        socket.behind(head)
     return len(behind)
 
 

@@ -16,6 +16,7 @@ ASGI as before. The clients receive the same messages either way (API.md "Live s
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from collections.abc import Iterable
 from typing import Any
@@ -72,3 +73,20 @@ async def write(protocol: Any, data: bytes) -> bool:
     except ConnectionClosed as gone:  # what uvicorn's asgi_send raises for it
         raise ClientDisconnected from gone
     return True
+
+
+async def ping(protocol: Any) -> asyncio.Future | None:
+    """A ping; the future of its pong (None if the connection is not open)."""
+    if protocol.state is not State.OPEN:
+        return None
+    try:
+        return await protocol.ping()
+    except ConnectionClosed as gone:
+        raise ClientDisconnected from gone
+
+
+def fail(protocol: Any, code: int) -> None:
+    """Close with `code` without waiting: the close frame goes after what is buffered, and the
+    library aborts the transport if the client does not answer within its close timeout."""
+    if protocol.state is State.OPEN:
+        protocol.fail_connection(code)

@@ -23,7 +23,7 @@ from rest_framework.authtoken.models import Token
 
 from games.core import pubsub
 from games.core.models import GameEvent, GameProjection
-from games.live import consumer
+from games.live import consumer, render
 from games.table import commands, publish, selectors
 from tests.support.sockets import (
     HANDS,
@@ -424,8 +424,8 @@ async def test_a_gap_healed_while_other_games_batches_arrive_still_sends_its_bat
 
     def read_while_others_arrive(self, spans):
         state = GameProjection.objects.get(game_id=table.gid).state  # any valid state will do
-        for n in range(consumer.BATCHES_KEPT + 1):  # another game's batches, meanwhile
-            consumer._remember({"game": -1, "seq": n, "state": state})
+        for n in range(render.BATCHES_KEPT + 1):  # another game's batches, meanwhile
+            render.remember({"game": -1, "seq": n, "state": state})
         return read(self, spans)
 
     monkeypatch.setattr(consumer.GameConsumer, "_read", read_while_others_arrive)
@@ -477,8 +477,8 @@ async def test_several_spectators_at_once_receive_the_same_frames_rendered_once(
 ):
     spectators = [(await sockets(table.gid))[0] for _ in range(6)]
     renders = []  # a spy: the real rendering, counted
-    render = consumer._render
-    monkeypatch.setattr(consumer, "_render", lambda *args: renders.append(args) or render(*args))
+    real = render.render
+    monkeypatch.setattr(render, "render", lambda *args: renders.append(args) or real(*args))
     for seat, body in [(0, PLAY), (1, PASS), (2, PASS)]:
         await command(table, seat, body)
     heard = [[await change(sock) for _ in range(2)] for sock in spectators]  # R19: 1 pass sealed
