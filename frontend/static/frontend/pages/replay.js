@@ -3,11 +3,15 @@
 // from GET /api/games/{id}/replay/?at= and are cached; the rest are fetched ahead, nearest first,
 // so scrubbing is instant after the first load. The URL follows the position.
 
-import { api } from "./api.js";
-import { mountDispute } from "./dispute.js";
-import { has, t } from "./i18n.js";
-import { LogBook } from "./log.js";
-import { displayNames, el, renderView, wireSideToggle } from "./render.js";
+import { api } from "../shared/api.js";
+import { mountDispute } from "../shared/dispute.js";
+import { has, t } from "../shared/i18n.js";
+import { LogBook } from "../shared/log.js";
+import { displayNames, el, renderView, wireSideToggle } from "../shared/render.js";
+// The features beside the replay (issue 30), each mounting itself on its part of the page.
+import "../shared/odds.js";
+import "../shared/notes.js";
+import "../shared/forks.js";
 
 const root = document.getElementById("replay");
 const gameId = root.dataset.game;

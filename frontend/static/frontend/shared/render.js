@@ -1,12 +1,12 @@
 // Draws one view (API.md "View") into the table: seats, piles, countdown, deadline, the pending
 // play, my hand, my partner's hand, the winners and, after the end, every hand (R23).
-// Pure drawing: acting (act.js) and the log (log.js) add to what this draws.
+// Pure drawing: acting (prompt.js) and the log (log.js) add to what this draws.
 
 import { awayMark } from "./away.js";
 import { cardElement, cardRef, effectText } from "./cards.js";
 import { keepTermFocus, termify } from "./glossary.js";
 import { count, LANG, t, tNodes } from "./i18n.js";
-import { pendingKey } from "./yourself.js";
+import { pendingKey } from "./second_person.js";
 import { seatName } from "./names.js";
 import { timeLeft } from "./times.js";
 

@@ -5,21 +5,10 @@
 // being played (409) has none. The figures are also a table, for screen readers and keyboards.
 
 import { api } from "./api.js";
-import { addWords, t } from "./i18n.js";
-import { currentSeq, jumpTo, onMoment } from "./moment.js";
+import { t } from "./i18n.js";
+import { currentSeq, jumpTo, onMoment } from "./replay_position.js";
 import { displayNames, el } from "./render.js";
 
-addWords({
-  odds_title: "Chances to win, turn by turn", odds_pending: "Working out the chances…",
-  odds_summary: "{n} playouts of the bot from the start of every turn (± {err} at most)",
-  odds_table: "The chances as a table", odds_turn: "Move {seq}", odds_jump: "Show move {seq}",
-  odds_chart: "Each seat's chance to win at the start of every turn; the shown move is marked.",
-}, {
-  odds_title: "Šance na výhru kolo po kole", odds_pending: "Šance se počítají…",
-  odds_summary: "{n} dohraných her bota od začátku každého kola (nejvýš ± {err})",
-  odds_table: "Šance jako tabulka", odds_turn: "Tah {seq}", odds_jump: "Ukázat tah {seq}",
-  odds_chart: "Šance každého místa na výhru na začátku každého kola; ukázaný tah je vyznačen.",
-});
 
 const SVG = "http://www.w3.org/2000/svg";
 const COLOURS = ["#1b6ca8", "#c2410c", "#15803d", "#7c3aed", "#b91c1c", "#0f766e"];

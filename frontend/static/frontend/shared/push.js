@@ -6,31 +6,10 @@
 // and DELETEs it on the service. A player who said yes before gets the worker registered on every
 // page, and his subscription sent again every 12 hours (the service keeps a user's newest five).
 import { api } from "./api.js";
-import { LANG } from "./i18n.js";
+import { t as say } from "./i18n.js";
 
-const WORDS = {
-  en: {
-    heading: "Notifications on this device",
-    on: "Notify me on this device",
-    off: "Stop notifying me on this device",
-    enabled: "This device is notified when it is your turn.",
-    disabled: "This device is not notified.",
-    denied: "Notifications are blocked for this site in the browser's settings.",
-    unsupported: "This browser cannot receive notifications from the site.",
-    failed: "The browser could not subscribe to notifications here.",
-  },
-  cs: {
-    heading: "Upozornění na tomto zařízení",
-    on: "Upozorňovat na tomto zařízení",
-    off: "Přestat upozorňovat na tomto zařízení",
-    enabled: "Toto zařízení dostane upozornění, když budeš na tahu.",
-    disabled: "Toto zařízení upozornění nedostává.",
-    denied: "Upozornění z tohoto webu jsou v nastavení prohlížeče zablokovaná.",
-    unsupported: "Tento prohlížeč upozornění z webu přijímat neumí.",
-    failed: "Prohlížeči se tu nepodařilo upozornění zapnout.",
-  },
-};
-const t = (key) => WORDS[LANG][key] || WORDS.en[key];
+// This module's words are the catalog's "push_…" (frontend/page_words.py).
+const t = (key, fields = {}) => say("push_" + key, fields);
 const REFRESH_MS = 12 * 3600 * 1000;
 const SENT_AT = "sejmi.push.sent";
 

@@ -1,12 +1,12 @@
 // The lobby's two actions, through the public API only (API.md): create a game (and take
 // seat 0 when asked), and join an open game; both then go to the table.
-import { api } from "./api.js";
+import { api } from "../shared/api.js";
+import { has, t } from "../shared/i18n.js";
+import "../shared/times.js"; // the page's <time data-when> in the reader's zone
 
 // The create form's paces (block window s, turn deadline s); frontend/templatetags names them.
 const PACES = { live: [20, 120], correspondence: [3600, 86400] };
 const PAIRS = new Set(["pairs", "pairs_extreme"]);
-
-const WORDS = JSON.parse(document.getElementById("api-error-words")?.textContent || "{}");
 
 const form = document.getElementById("create-game");
 if (form) setUpCreate(form);
@@ -95,6 +95,6 @@ async function join(button) {
 
 // The error in the page's language where the lobby knows its code (API.md error codes).
 function say(err) {
-  if (err.code === "invalid") return `${WORDS.invalid} ${err.message}`;
-  return WORDS[err.code] || err.message;
+  if (err.code === "invalid") return `${t("lobby_error_invalid")} ${err.message}`;
+  return has(`lobby_error_${err.code}`) ? t(`lobby_error_${err.code}`) : err.message;
 }

@@ -9,21 +9,21 @@ import { LANG } from "./i18n.js";
 const source = document.getElementById("card-words");
 /** {colours, scopes, effects: {KIND: {en: [label, explain, yourself], cs: [...]}},
  * rules: {KIND: the engine's effect table row}, terms: {key: {word, en, cs}}} */
-export const WORDS = source ? JSON.parse(source.textContent)
-  : { colours: { en: {}, cs: {} }, scopes: { en: {}, cs: {} }, effects: {}, rules: {}, terms: {} };
+export const CARD_WORDS = source ? JSON.parse(source.textContent)
+  : { colours: {}, scopes: {}, effects: {}, rules: {}, terms: {} };
 
-const TERM_KEYS = Object.keys(WORDS.terms);
+const TERM_KEYS = Object.keys(CARD_WORDS.terms);
 // "Kostič" is inflected in Czech ("Kostiče", "Kostičem"): a term is its word and any ending.
 const TERM_PATTERN = TERM_KEYS.length
-  ? new RegExp(`(${TERM_KEYS.map((k) => WORDS.terms[k].word).join("|")})\\p{L}*`, "gu") : null;
+  ? new RegExp(`(${TERM_KEYS.map((k) => CARD_WORDS.terms[k].word).join("|")})\\p{L}*`, "gu") : null;
 
 function termKey(text) {
-  return TERM_KEYS.find((k) => text.startsWith(WORDS.terms[k].word));
+  return TERM_KEYS.find((k) => text.startsWith(CARD_WORDS.terms[k].word));
 }
 
 /** The meaning of a term in the page language, "LOWHP: A player with 1–3 lives (few)." */
 export function termMeaning(key) {
-  const term = WORDS.terms[key];
+  const term = CARD_WORDS.terms[key];
   return term ? `${term.word}: ${term[LANG]}` : "";
 }
 
@@ -47,7 +47,7 @@ function definition(key) {
 }
 
 /** A term as a focusable link to its place on the rules page (a new tab: the table stays). */
-export function termLink(key, text = WORDS.terms[key]?.word ?? key) {
+export function termLink(key, text = CARD_WORDS.terms[key]?.word ?? key) {
   const link = document.createElement("a");
   link.className = "term";
   link.dataset.term = key;

@@ -2,19 +2,23 @@
 // /ws/games/{id}/ (API.md, Live stream); commands over that socket while it is open, over
 // REST otherwise, with the same Idempotency-Key. Only the public API is used.
 
-import { Actor } from "./act.js";
-import { api } from "./api.js";
-import { drawAwayControls } from "./away.js";
-import { has, t } from "./i18n.js";
-import { LogBook } from "./log.js";
-import { animate, Beats, capture } from "./motion.js";
-import { displayNames, renderView, tickDeadline, wireSideToggle } from "./render.js";
-import { watchTable } from "./seen.js";
+import { Actor } from "../shared/prompt.js";
+import { api } from "../shared/api.js";
+import { drawAwayControls } from "../shared/away.js";
+import { has, t } from "../shared/i18n.js";
+import { LogBook } from "../shared/log.js";
+import { animate, Beats, capture } from "../shared/card_flight.js";
+import { displayNames, renderView, tickDeadline, wireSideToggle } from "../shared/render.js";
+import { watchTable } from "../shared/visit_report.js";
+// The features beside the table, each mounting itself on its part of the page.
+import "../shared/chat.js";
+import "../shared/forks.js";
+import "../shared/orders.js";
 
 const root = document.getElementById("table");
 const gameId = root.dataset.game;
 const catalog = JSON.parse(document.getElementById("catalog").textContent);
-// What this player's pages showed of the game (seen.js), and whether this tab is visible.
+// What this player's pages showed of the game (visit_report.js), and whether this tab is visible.
 const watcher = watchTable({
   url: root.dataset.seenUrl, key: `sejmi:seen:${gameId}:${root.dataset.viewer}`,
   since: root.dataset.since === "" ? null : Number(root.dataset.since), socket: () => socket,
@@ -298,7 +302,7 @@ async function start() {
   // stays within its byte budget (bench.web), then opens the form that was asked for.
   const disputeBox = root.querySelector("#dispute");
   disputeBox?.querySelector("button")?.addEventListener("click", async () => {
-    const { mountDispute } = await import("./dispute.js");
+    const { mountDispute } = await import("../shared/dispute.js");
     mountDispute(disputeBox, { gameId, shownSeq: () => Number(root.dataset.seq), describe: (seq) => log.texts.get(seq) });
     disputeBox.querySelector("button").click();
   }, { once: true });

@@ -5,26 +5,14 @@
 // REST (on load, on opening the list, after every reconnect); the socket only says that
 // something new arrived. Each kind's line and link come from the one table of kinds
 // (games/notifications/kinds.py) as the JSON island #notification-kinds of the page.
-import { api } from "./api.js";
-import { LANG } from "./i18n.js";
-import { moment } from "./times.js";
-import { pushControl } from "./push.js";
+import { api } from "../shared/api.js";
+import { t as say } from "../shared/i18n.js";
+import { moment } from "../shared/times.js";
+import { pushControl } from "../shared/push.js";
 
-const WORDS = {
-  en: {
-    bell: "Notifications", unread_none: "Notifications, none unread",
-    unread: "Notifications, {n} unread", mark_all: "Mark all read", empty: "Nothing new.",
-    unread_item: "unread", all: "All notifications",
-  },
-  cs: {
-    bell: "Upozornění", unread_none: "Upozornění, žádné nepřečtené",
-    unread: "Upozornění, nepřečtená: {n}", mark_all: "Označit vše jako přečtené",
-    empty: "Nic nového.",
-    unread_item: "nepřečteno", all: "Všechna upozornění",
-  },
-};
+// This module's words are the catalog's "bell_…" (frontend/page_words.py).
+const t = (key, fields = {}) => say("bell_" + key, fields);
 const fill = (text, vars) => text.replace(/\{(\w+)\}/g, (_, name) => String(vars[name] ?? ""));
-const t = (key, vars = {}) => fill(WORDS[LANG][key] || key, vars);
 const KINDS = JSON.parse(document.getElementById("notification-kinds")?.textContent || "{}");
 // A notification's line and link (its fields: game, seq; a tournament's round is its seq).
 const said = (n) => {
@@ -71,7 +59,7 @@ function start(root) {
   });
   refresh(root);
   listen(root);
-  document.addEventListener("sejmi:notifications-read", () => refresh(root)); // seen.js
+  document.addEventListener("sejmi:notifications-read", () => refresh(root)); // visit_report.js
 }
 
 async function refresh(root) {

@@ -3,29 +3,29 @@
 // source, frontend/card_words.py, read from the page by glossary.js (docs/PLAYING.md).
 // Colour is never the only cue.
 
-import { termify, WORDS } from "./glossary.js";
+import { termify, CARD_WORDS } from "./glossary.js";
 import { LANG } from "./i18n.js";
 
 /** Effect id -> [Czech card line, English card line] (kept for callers of the old table). */
-export const EFFECTS = Object.fromEntries(Object.entries(WORDS.effects)
+export const EFFECTS = Object.fromEntries(Object.entries(CARD_WORDS.effects)
   .map(([kind, words]) => [kind, [words.cs[0], words.en[0]]]));
 
 export function colourWord(colour) {
-  return WORDS.colours[LANG]?.[colour] ?? colour;
+  return CARD_WORDS.colours[LANG]?.[colour] ?? colour;
 }
 
 function scopeWord(colour) {
-  return WORDS.scopes[LANG]?.[colour] ?? "";
+  return CARD_WORDS.scopes[LANG]?.[colour] ?? "";
 }
 
 /** The bold line of an effect in the page's language: "Gain 1 life" / "Přidej si 1 život". */
 export function effectLabel(kind) {
-  return WORDS.effects[kind]?.[LANG]?.[0] ?? kind;
+  return CARD_WORDS.effects[kind]?.[LANG]?.[0] ?? kind;
 }
 
 /** The effect's one short explanation in the page's language. */
 export function effectExplanation(kind) {
-  return WORDS.effects[kind]?.[LANG]?.[1] ?? "";
+  return CARD_WORDS.effects[kind]?.[LANG]?.[1] ?? "";
 }
 
 /** The effect in words for log lines and prompts, in the page's language, always naming the

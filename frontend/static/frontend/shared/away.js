@@ -4,46 +4,9 @@
 // Only the public API: POST /api/games/{id}/leave/ and /return/, GET/POST/DELETE /api/me/vacation/.
 
 import { api } from "./api.js";
-import { addWords, t } from "./i18n.js";
+import { t } from "./i18n.js";
 import { moment } from "./times.js";
 
-addWords({
-  away_vacation: "on vacation", away_vacation_until: "on vacation until {until}",
-  away_bot: "bot plays", away_left: "left the game",
-  leave_game: "Leave game", leave_confirm: "Leave this game for good? The bot plays your seat to the end and you cannot win.",
-  leave_yes: "Yes, leave the game", leave_no: "Stay",
-  take_seat_back: "Take my seat back", seat_taken_note: "The bot plays your seat since you timed out. Take it back to play yourself.",
-  left_note: "You left this game; the bot plays your seat.",
-  log_seat_left: "{who} leaves the game; the bot plays the seat to the end",
-  log_seat_taken_by_bot: "{who} timed out too often; the bot plays the seat for now",
-  log_seat_returned: "{who} is back and takes the seat from the bot",
-  log_vacation_started: "{who} is on vacation until {until}; the clocks stand still",
-  log_vacation_ended: "{who} is back from vacation; the clocks go on",
-  ended_abandoned: "Game over: abandoned, no player acted for too long; nobody wins",
-  vacation_title: "Vacation", vacation_days: "Days",
-  vacation_intro: "While you are on vacation the clocks of all your games stand still. Any move of yours ends it.",
-  vacation_start: "Start vacation", vacation_end: "End vacation now",
-  vacation_until: "On vacation until {until}.", vacation_none: "You are not on vacation.",
-  vacation_left: "Vacation days left this year: {n} of {total}.",
-}, {
-  away_vacation: "na dovolené", away_vacation_until: "na dovolené do {until}",
-  away_bot: "hraje bot", away_left: "mimo hru (odchod)",
-  leave_game: "Opustit hru", leave_confirm: "Opravdu opustit tuto hru? Za tvé místo dohraje bot a nemůžeš vyhrát.",
-  leave_yes: "Ano, opustit hru", leave_no: "Zůstat",
-  take_seat_back: "Převzít své místo", seat_taken_note: "Za tvé místo hraje bot, protože ti vypršel čas. Převezmi ho a hraj dál.",
-  left_note: "Tahle hra je pro tebe opuštěná; za tvé místo hraje bot.",
-  log_seat_left: "{who} opouští hru; za jeho místo hraje do konce bot",
-  log_seat_taken_by_bot: "{who} příliš často nestihl čas; za jeho místo zatím hraje bot",
-  log_seat_returned: "{who} je zpět a přebírá své místo od bota",
-  log_vacation_started: "{who} má dovolenou do {until}; hodiny stojí",
-  log_vacation_ended: "{who} je zpět z dovolené; hodiny běží dál",
-  ended_abandoned: "Konec hry: opuštěná, dlouho nikdo nehrál; nikdo nevyhrává",
-  vacation_title: "Dovolená", vacation_days: "Dní",
-  vacation_intro: "Během dovolené stojí hodiny ve všech tvých hrách. Jakýkoli tvůj tah ji ukončí.",
-  vacation_start: "Začít dovolenou", vacation_end: "Ukončit dovolenou",
-  vacation_until: "Na dovolené do {until}.", vacation_none: "Nejsi na dovolené.",
-  vacation_left: "Zbývá dní dovolené v tomto roce: {n} z {total}.",
-});
 
 const when = moment; // times.js: "1 Dec 2026, 18:05" / "1. 12. 2026 18:05"
 

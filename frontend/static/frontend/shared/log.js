@@ -34,7 +34,7 @@ export class LogBook {
     this.texts = new Map(); // seq -> the line in plain words (the replay's "now" line)
     this.cameFrom = new Map(); // card id -> the seat that last put it on the table (motion)
     this.outOrder = []; // seats in the order they went out (the places at the end)
-    this.beats = []; // [{seq, text, die, coin, lives}] the moves worth showing one by one (motion.js)
+    this.beats = []; // [{seq, text, die, coin, lives}] the moves worth showing one by one (card_flight.js)
   }
 
   name(seat) {
@@ -155,7 +155,7 @@ const cards = (ids) => {
   return out;
 };
 
-/** The moves worth showing one at a time on the felt (motion.js) and in "since your move":
+/** The moves worth showing one at a time on the felt (card_flight.js) and in "since your move":
  * plays, blocks, rolls, tosses, bets, neighbour picks, lives that moved, players out, the end.
  * Called before FORMAT, while `log.lives` still holds the lives before the event. */
 const BEATS = {

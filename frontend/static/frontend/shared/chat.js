@@ -6,48 +6,11 @@
 // what (games/chat/rules.py); the tabs only follow the same rules, from the view.
 
 import { api } from "./api.js";
-import { LANG } from "./i18n.js";
+import { has, t as say } from "./i18n.js";
 import { clockTime } from "./times.js";
 
-const WORDS = {
-  en: {
-    chat: "Chat", table: "Table", partners: "Partners", spectators: "Spectators",
-    message: "Message", send: "Send", you: "you", hidden: "hidden by staff",
-    empty: "No messages yet.", unread: "{n} new",
-    read_only_table: "Only the players write here.",
-    read_only_spectators: "Players may read the spectators' chat after the game; only spectators write here.",
-    sign_in: "Log in to chat.",
-    help_partners: "Only your partner reads this.",
-    help_spectators: "Players cannot read this until the game is over.",
-    left: "{n} characters left",
-    error_throttled: "Slow down: at most 5 messages in 10 seconds.",
-    error_invalid: "A message is 1 to 500 characters, without control characters.",
-    error_forbidden: "You may not write in this channel.",
-    error_network: "The server could not be reached. Try again.",
-    error: "{message}",
-  },
-  cs: {
-    chat: "Chat", table: "Stůl", partners: "Parťáci", spectators: "Diváci",
-    message: "Zpráva", send: "Odeslat", you: "ty", hidden: "skryto správcem",
-    empty: "Zatím žádné zprávy.", unread: "nové: {n}",
-    read_only_table: "Sem píšou jen hráči.",
-    read_only_spectators: "Hráči si chat diváků mohou přečíst po konci hry; píšou sem jen diváci.",
-    sign_in: "Pro psaní se přihlas.",
-    help_partners: "Tohle čte jen tvůj parťák.",
-    help_spectators: "Hráči tohle do konce hry neuvidí.",
-    left: "zbývá znaků: {n}",
-    error_throttled: "Zpomal: nejvýš 5 zpráv za 10 sekund.",
-    error_invalid: "Zpráva má 1 až 500 znaků, bez řídicích znaků.",
-    error_forbidden: "Do tohoto kanálu psát nemůžeš.",
-    error_network: "Server není dostupný. Zkus to znovu.",
-    error: "{message}",
-  },
-};
-
-function t(key, fields = {}) {
-  const template = WORDS[LANG][key] ?? WORDS.en[key] ?? key;
-  return template.replace(/\{(\w+)\}/g, (_, name) => String(fields[name] ?? ""));
-}
+// This module's words are the catalog's "chat_…" (frontend/page_words.py).
+const t = (key, fields = {}) => say("chat_" + key, fields);
 
 const MAX = 500;
 const PAIRS = ["pairs", "pairs_extreme"];
@@ -245,7 +208,7 @@ class ChatPanel {
 
   showError(error) {
     const key = `error_${error.code}`;
-    this.error.textContent = key in WORDS.en ? t(key) : t("error", { message: error.message });
+    this.error.textContent = has(`chat_${key}`) ? t(key) : t("error", { message: error.message });
   }
 
   async send() {

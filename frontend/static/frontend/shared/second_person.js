@@ -4,46 +4,15 @@
 // effect costs him, and the question, come with the card words (#card-words: `rules` is the
 // engine's effect table, games/engine/effects.py; the words games/engine/effect_words.py).
 
-import { WORDS } from "./glossary.js";
-import { addWords, count, LANG, t } from "./i18n.js";
+import { CARD_WORDS } from "./glossary.js";
+import { count, LANG, t } from "./i18n.js";
 
-addWords({
-  pending_mine_one: "You play {card}: {effect} on {target}",
-  pending_mine_self: "You play {card}: {effect} on yourself",
-  pending_mine_all: "You play {card}: {effect} on everyone",
-  pending_on_you: "{who} plays {card}: {effect} on you",
-  resolving_you: "Resolving for you",
-  block_ask_one: "{who} plays {card}: {effect} on {target}. Block it?",
-  block_ask_you: "{who} plays {card}: {effect} on you. Block it?",
-  block_ask_all: "{who} plays {card}: {effect} on everyone. Block it?",
-  target_yourself: "Target yourself",
-  play_summary_self: "Play {card}: {effect} on yourself?",
-  self_all: "This hits you too: you lose {n}.",
-  self_out: "You have {lives}: this knocks you out of the game.",
-  self_left: "You would be left with {lives}.",
-  self_confirm: "Yes, play it", self_cancel: "Cancel",
-}, {
-  pending_mine_one: "Hraješ {card}: {effect} na hráče {target}",
-  pending_mine_self: "Hraješ {card}: {effect} na sebe",
-  pending_mine_all: "Hraješ {card}: {effect} na všechny",
-  pending_on_you: "{who} hraje {card}: {effect} na tebe",
-  resolving_you: "Vyhodnocuje se pro tebe",
-  block_ask_one: "{who} hraje {card}: {effect} na hráče {target}. Zablokovat?",
-  block_ask_you: "{who} hraje {card}: {effect} na tebe. Zablokovat?",
-  block_ask_all: "{who} hraje {card}: {effect} na všechny. Zablokovat?",
-  target_yourself: "Cíl: ty",
-  play_summary_self: "Zahrát {card}: {effect} na sebe?",
-  self_all: "Zasáhne to i tebe: ztratíš {n}.",
-  self_out: "Máš {lives}: tohle tě vyřadí ze hry.",
-  self_left: "Pak budeš mít {lives}.",
-  self_confirm: "Ano, zahrát", self_cancel: "Zrušit",
-});
 
 /** Lives a player with `lives` loses to `kind` aimed at him, from the effect table's `loss`
  * (R9: 0 where the condition fails; a gain is no harm). A swap, a duel and the table-wide
  * effects cost nothing sure: that depends on the neighbour he picks, the dice, the table. */
 export function selfLoss(kind, lives) {
-  return WORDS.rules?.[kind]?.loss?.[lives] ?? 0;
+  return CARD_WORDS.rules?.[kind]?.loss?.[lives] ?? 0;
 }
 
 /** The warning to confirm before `play` ({kind, scope, target}) by the player at seat `me`
@@ -56,7 +25,7 @@ export function selfWarning({ kind, scope, target }, me, lives) {
   if (scope === "all" && !out) return null;
   if (scope === "one" && target !== me) return null;
   const question = scope === "all" ? t("self_all", { n: count("lives", loss) })
-    : WORDS.effects[kind][LANG][2];
+    : CARD_WORDS.effects[kind][LANG][2];
   const after = out ? t("self_out", { lives: count("lives", lives) })
     : t("self_left", { lives: count("lives", lives - loss) });
   return { question, after, out };

@@ -2,6 +2,8 @@
 // #rating-history JSON the page carries (API.md "Players": [{game, ordinal, at}], oldest first).
 // The figure's caption is the chart's text alternative; a table of the same points follows it.
 
+import "../shared/times.js"; // the page's <time data-when> in the reader's zone
+
 const SVG = "http://www.w3.org/2000/svg";
 const W = 640, H = 200, PAD = { left: 44, right: 12, top: 12, bottom: 24 };
 

@@ -1,8 +1,11 @@
 // "My games" kept live: a countdown per deadline, each game's row following its websocket
 // (`view` messages, API.md Live stream), the games waiting for me first, and the page title
 // "(N) Sejmi je" counting them. Words come translated in the list's data-t-* attributes.
-import { seatName } from "./names.js";
-import { timeLeft } from "./times.js";
+import { seatName } from "../shared/names.js";
+import { timeLeft } from "../shared/times.js";
+// The vacation controls (#vacation) and the standing order, each mounting itself.
+import "../shared/away.js";
+import "../shared/orders.js";
 
 const TITLE = "Sejmi je";
 const PLURAL = new Intl.PluralRules(document.documentElement.lang || "en");

@@ -6,46 +6,9 @@
 // The server renders the box (#dispute) only for a seated player; this script fills it.
 
 import { api } from "./api.js";
-import { addWords, t } from "./i18n.js";
+import { t } from "./i18n.js";
 import { el } from "./render.js";
 
-addWords({
-  d_open: "Dispute this moment",
-  d_moment: "Moment: event {seq}", d_moment_text: "Moment: event {seq} · {text}",
-  d_reason: "Reason for the dispute",
-  d_hint: "Say what you think went wrong. Staff see the game's whole record and decide.",
-  d_send: "File the dispute", d_sending: "Filing…",
-  d_done: "Dispute filed for event {seq}. Staff will decide; you will be told in your notifications (and by mail, if you have mail on).",
-  d_mine: "My disputes",
-  d_elsewhere: "Another moment? Open the replay viewer there",
-  d_error_empty: "Write the reason first.",
-  d_error_duplicate: "You have already disputed this moment: it is on your disputes page.",
-  d_error_invalid: "The dispute was refused: the reason must be 1 to 2000 characters, and the moment one of this game's events.",
-  d_error_forbidden: "Only a player of this game may dispute it.",
-  d_error_not_authenticated: "Log in again to file a dispute.",
-  d_error_not_found: "This game does not exist any more.",
-  d_error_throttled: "Too many requests at once; wait a moment and try again.",
-  d_error_network: "The server could not be reached. Check the connection and try again.",
-  d_error: "The dispute was not filed: {message}",
-}, {
-  d_open: "Podat námitku k tomuto okamžiku",
-  d_moment: "Okamžik: událost {seq}", d_moment_text: "Okamžik: událost {seq} · {text}",
-  d_reason: "Důvod námitky",
-  d_hint: "Napiš, co podle tebe proběhlo špatně. Správci uvidí celý záznam hry a rozhodnou.",
-  d_send: "Odeslat námitku", d_sending: "Odesílám…",
-  d_done: "Námitka k události {seq} je podaná. Správci ji posoudí; o rozhodnutí se dozvíš v upozorněních (a e-mailem, pokud ho máš zapnutý).",
-  d_mine: "Moje námitky",
-  d_elsewhere: "Jiný okamžik? Otevři ho v záznamu hry",
-  d_error_empty: "Nejdřív napiš důvod.",
-  d_error_duplicate: "K tomuto okamžiku už námitku máš: najdeš ji na stránce svých námitek.",
-  d_error_invalid: "Námitku nešlo přijmout: důvod musí mít 1 až 2000 znaků a okamžik musí patřit k této hře.",
-  d_error_forbidden: "Námitku může podat jen hráč této hry.",
-  d_error_not_authenticated: "Pro podání námitky se znovu přihlas.",
-  d_error_not_found: "Tahle hra už neexistuje.",
-  d_error_throttled: "Příliš mnoho požadavků najednou; chvíli počkej a zkus to znovu.",
-  d_error_network: "Server není dostupný. Zkontroluj připojení a zkus to znovu.",
-  d_error: "Námitka nebyla podána: {message}",
-});
 
 const CODES = new Set(["duplicate", "invalid", "forbidden", "not_authenticated", "not_found", "throttled", "network"]);
 const REASON_MAX = 2000; // replays.disputes.models.REASON_MAX_LENGTH

@@ -4,21 +4,10 @@
 // everyone's public ones once the game has ended.
 
 import { api } from "./api.js";
-import { addWords, has, t } from "./i18n.js";
-import { currentSeq, jumpTo, onMoment } from "./moment.js";
+import { has, t } from "./i18n.js";
+import { currentSeq, jumpTo, onMoment } from "./replay_position.js";
 import { el } from "./render.js";
 
-addWords({
-  notes_title: "Notes", notes_here: "Notes at move {seq}", notes_none_here: "No note at this move.",
-  notes_all: "All notes ({n})", notes_add: "Your note at move {seq}", notes_public: "Public once the game has ended",
-  notes_save: "Save note", notes_private: "private", notes_hidden: "hidden by staff",
-  notes_item: "Move {seq} — {author}", notes_sign_in: "Sign in to keep notes.",
-}, {
-  notes_title: "Poznámky", notes_here: "Poznámky u tahu {seq}", notes_none_here: "U tohoto tahu není poznámka.",
-  notes_all: "Všechny poznámky ({n})", notes_add: "Tvoje poznámka u tahu {seq}", notes_public: "Veřejná, až hra skončí",
-  notes_save: "Uložit poznámku", notes_private: "soukromá", notes_hidden: "skryto správcem",
-  notes_item: "Tah {seq} — {author}", notes_sign_in: "Přihlas se, abys mohl psát poznámky.",
-});
 
 const MAX = 2000;
 

@@ -6,29 +6,10 @@
 // with a link back to that moment of the source's replay.
 
 import { api } from "./api.js";
-import { addWords, has, t } from "./i18n.js";
-import { currentSeq, onMoment } from "./moment.js";
+import { has, t } from "./i18n.js";
+import { currentSeq, onMoment } from "./replay_position.js";
 import { displayNames, el } from "./render.js";
 
-addWords({
-  fork_title: "Play on from here", fork_title_end: "Play on from the last turn",
-  fork_intro: "Start a new game where this one stood after move {at}: the same lives, hands and piles. It is unrated.",
-  fork_seat: "Seat {seat} ({name})", fork_me: "me", fork_bot: "the bot", fork_open: "open (anyone may join)",
-  fork_deal: "Deal", fork_same: "the same draw pile", fork_fresh: "reshuffle the cards nobody had seen",
-  fork_start: "Start the new game", fork_sign_in: "Sign in to play on from here.",
-  fork_from: "Played on from game {game} after move {at}.", fork_from_link: "See that moment",
-  fork_list: "Games played on from this one", fork_item: "Game {game}, from move {at}",
-  error_game_not_over: "This game is still being played: play on from it once it has ended.",
-}, {
-  fork_title: "Hrát dál odsud", fork_title_end: "Hrát dál od posledního kola",
-  fork_intro: "Začni novou hru tam, kde tato stála po tahu {at}: stejné životy, ruce i balíčky. Nehraje se o hodnocení.",
-  fork_seat: "Místo {seat} ({name})", fork_me: "já", fork_bot: "bot", fork_open: "volné (může se přidat kdokoli)",
-  fork_deal: "Karty", fork_same: "stejný dobírací balíček", fork_fresh: "zamíchat karty, které nikdo neviděl",
-  fork_start: "Začít novou hru", fork_sign_in: "Přihlas se, abys mohl hrát dál odsud.",
-  fork_from: "Pokračování hry {game} po tahu {at}.", fork_from_link: "Ukázat tu chvíli",
-  fork_list: "Hry, které z této pokračují", fork_item: "Hra {game}, od tahu {at}",
-  error_game_not_over: "Tato hra se ještě hraje: hrát dál z ní půjde, až skončí.",
-});
 
 function choice(name, value, label, checked) {
   const wrap = el("label", "fork-choice");
