@@ -153,7 +153,9 @@ STATIC = Path(__file__).resolve().parents[2] / "frontend" / "static" / "frontend
 
 
 def preloads(html: str) -> set[str]:
-    return set(re.findall(r'<link rel="modulepreload" href="/static/frontend/shared/([\w.-]+)">', html))
+    return set(
+        re.findall(r'<link rel="modulepreload" href="/static/frontend/shared/([\w.-]+)">', html)
+    )
 
 
 def test_the_pages_preload_every_module_they_import_but_the_lazy_one(users, game):
