@@ -1,5 +1,5 @@
-"""`{% module_preloads "frontend/pages/table.js" %}`: a `<link rel="modulepreload">` for every module
-the page's script imports, read from the static files themselves (so the list cannot drift).
+"""`{% module_preloads "frontend/pages/table.js" %}`: a `<link rel="modulepreload">` for every
+module the page's script imports, read from the static files themselves (so the list cannot drift).
 Without it a cold page fetches its ES modules level by level, each only once its importer has
 arrived: issue 18's new modules made the table's first render ~120 ms slower (bench.web)."""
 

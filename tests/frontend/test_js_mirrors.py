@@ -1,9 +1,9 @@
 """Issue 29: the rules the pages' scripts mirror from Python say the same as the Python.
 
-- static/frontend/shared/names.js `seatName` against games/engine/names.py `seat_name` (a person, a
-  bot as "bot#<seat>", a free seat);
-- static/frontend/shared/times.js `duration` against frontend/time_words.py `duration`, in English and
-  Czech, over the boundaries of every unit.
+- static/frontend/shared/names.js `seatName` against games/engine/names.py `seat_name` (a person,
+  a bot as "bot#<seat>", a free seat);
+- static/frontend/shared/times.js `duration` against frontend/time_words.py `duration`, in English
+  and Czech, over the boundaries of every unit.
 
 Node runs the modules as they ship (ES modules, the page language stubbed as <html lang>);
 without node the test is skipped, in CI (CI=true) it fails.

@@ -40,8 +40,8 @@ def told(user, game: int, seq: int, minutes_ago: int, read: bool = False) -> int
 def groups(html: str) -> list[tuple[int, list[int]]]:
     """(game, [notification ids]) in the page's order."""
     found = []
-    for game, body in re.findall(r'<section class="notification-game" data-game="(\d+)"(.*?)</section>',
-                                 html, re.S):  # fmt: skip
+    section = r'<section class="notification-game" data-game="(\d+)"(.*?)</section>'
+    for game, body in re.findall(section, html, re.S):
         found.append((int(game), [int(n) for n in re.findall(r'data-notification="(\d+)"', body)]))
     return found
 
