@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from tests.browser.api import wait_until
 from tests.browser.ui import login
 
