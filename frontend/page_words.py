@@ -355,6 +355,7 @@ WORDS: dict[str, Promise] = {
     "bell_empty": pgettext_lazy("bell_empty", "Nothing new."),
     "bell_unread_item": pgettext_lazy("bell_unread_item", "unread"),
     "bell_all": pgettext_lazy("bell_all", "All notifications"),
+    "bell_game": pgettext_lazy("bell_game", "Game {game}"),
     # static/frontend/chat.js
     "chat_chat": pgettext_lazy("chat_chat", "Chat"),
     "chat_table": pgettext_lazy("chat_table", "Table"),

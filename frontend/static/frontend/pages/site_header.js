@@ -89,7 +89,28 @@ function showList(root, notifications) {
     item.textContent = t("empty");
     list.append(item);
   }
-  for (const n of notifications.slice(0, 20)) list.append(entry(root, n));
+  // Grouped by game (issue 29), the game with the newest notification first.
+  for (const n of notifications.slice(0, 20)) groupOf(list, n.game, "append").append(entry(root, n));
+}
+
+/** The list's group of game `game` (a heading and its own list), made at the end ("append")
+ * or the top ("prepend") when missing; a group that gets a new notification moves to the top. */
+function groupOf(list, game, where) {
+  let group = list.querySelector(`:scope > .bell__game[data-game="${game}"]`);
+  if (!group) {
+    group = document.createElement("li");
+    group.className = "bell__game";
+    group.dataset.game = String(game);
+    const title = document.createElement("a");
+    title.className = "bell__game-title";
+    title.href = `/games/${game}/`;
+    title.textContent = t("game", { game });
+    group.append(title, document.createElement("ul"));
+    list[where](group);
+  } else if (where === "prepend") {
+    list.prepend(group);
+  }
+  return group.querySelector("ul");
 }
 
 function entry(root, n) {
@@ -132,7 +153,7 @@ function listen(root, delay = 500, again = false) {
     showCount(root, data.unread);
     const list = root.querySelector(".bell__list");
     list.querySelector(".bell__empty")?.remove();
-    list.prepend(entry(root, data.notification));
+    groupOf(list, data.notification.game, "prepend").prepend(entry(root, data.notification));
   });
   socket.addEventListener("close", (event) => {
     if (event.code === 4401) return; // signed out
