@@ -42,6 +42,8 @@ def imported_by(entry: str) -> tuple[str, ...]:
 
 
 @register.simple_tag
-def module_preloads(entry: str) -> str:
+def module_preloads(*entries: str) -> str:
+    """The modules the page's entries import, each once (not the entries themselves)."""
+    modules = dict.fromkeys(m for e in entries for m in imported_by(e) if m not in entries)
     return format_html_join("\n", '<link rel="modulepreload" href="{}">',
-                            ((static(m),) for m in imported_by(entry)))  # fmt: skip
+                            ((static(m),) for m in modules))  # fmt: skip

@@ -163,8 +163,13 @@ def test_the_pages_preload_every_module_they_import_but_the_lazy_one(users, game
     made the first render ~120 ms slower, bench.web), and nothing it loads only when asked."""
     table = client_for(users["eva"]).get(f"/games/{game}/").content.decode()
     replay = client_for(users["eva"]).get(f"/games/{game}/replay/").content.decode()
-    entry = (STATIC / "pages" / "table.js").read_text()
-    direct = set(re.findall(r'^import\b[^;"]*?"\.\./shared/([\w.-]+\.js)"', entry, re.M))
+    entries = [(STATIC / "pages" / name).read_text() for name in ("table.js", "table_beside.js")]
+    direct = {
+        found
+        for entry in entries
+        for found in re.findall(r'^import\b[^;"]*?"\.\./shared/([\w.-]+\.js)"', entry, re.M)
+    }
+    assert {"chat.js", "forks.js", "orders.js"} <= direct  # fmt: skip
     assert direct and direct <= preloads(table)
     assert "glossary.js" in preloads(table), "imported by cards.js, not by table.js itself"
     assert "dispute.js" not in preloads(table), "the table imports it when the button is pressed"

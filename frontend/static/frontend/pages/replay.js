@@ -8,10 +8,6 @@ import { mountDispute } from "../shared/dispute.js";
 import { has, t } from "../shared/i18n.js";
 import { LogBook } from "../shared/log.js";
 import { displayNames, el, renderView, wireSideToggle } from "../shared/render.js";
-// The features beside the replay (issue 30), each mounting itself on its part of the page.
-import "../shared/odds.js";
-import "../shared/notes.js";
-import "../shared/forks.js";
 
 const root = document.getElementById("replay");
 const gameId = root.dataset.game;

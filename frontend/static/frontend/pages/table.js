@@ -10,10 +10,6 @@ import { LogBook } from "../shared/log.js";
 import { animate, Beats, capture } from "../shared/card_flight.js";
 import { displayNames, renderView, tickDeadline, wireSideToggle } from "../shared/render.js";
 import { watchTable } from "../shared/visit_report.js";
-// The features beside the table, each mounting itself on its part of the page.
-import "../shared/chat.js";
-import "../shared/forks.js";
-import "../shared/orders.js";
 
 const root = document.getElementById("table");
 const gameId = root.dataset.game;
