@@ -87,7 +87,7 @@ def test_every_page_fits_its_width_and_is_shot(
         ("me", "/me/", "#waiting-summary"),
         ("rules", "/rules/", "#quick-start"),
         ("notifications", "/notifications/", "#notifications-summary"),
-        ("disputes", "/disputes/", "main h1"),
+        ("disputes-empty", "/disputes/", "main h1"),  # disputes-*: one decided, one open
         ("profile", f"/players/{host.username}/", "#player-name"),
         ("tournaments", "/tournaments/", "main h1"),
         ("tournament", f"/tournaments/{tournament}/", ".tournament-players"),

@@ -31,6 +31,7 @@ export function die(value, label) {
   const face = el("span", "die");
   face.setAttribute("role", "img");
   face.setAttribute("aria-label", label);
+  face.title = label; // "4 lives" on hover: a newcomer may not read a die as lives
   for (let i = 0; i < 9; i += 1) face.append(el("i"));
   return face;
 }
@@ -73,9 +74,10 @@ function seatElement(view, p, ui) {
   lives.dataset.lives = String(p.lives);
   const marks = el("span", "marks");
   const mark = (cls, text) => marks.append(el("span", `mark ${cls}`, text));
-  if (view.you === p.seat) mark("mark-you", t("you"));
-  if (view.kostic === p.seat) marks.append(termify(el("span", "mark mark-kostic", t("kostic")))); // a term: explains itself
+  // What the seat must do first: a narrow seat cuts the marks from the end (it cut "▶ to play").
   if (awaited && view.phase) mark("mark-await", `▶ ${t(`await_${view.phase}`)}`);
+  if (view.kostic === p.seat) marks.append(termify(el("span", "mark mark-kostic", t("kostic")))); // a term: explains itself
+  if (view.you === p.seat) mark("mark-you", t("you"));
   if (p.bot) mark("mark-bot", t("bot"));
   awayMark(p, mark);
   if (p.team !== null && p.team !== undefined) mark(`mark-team team-${p.team}`, t("pair", { team: p.team + 1 }));
