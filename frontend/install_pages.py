@@ -41,10 +41,23 @@ def manifest(request: HttpRequest) -> HttpResponse:
 
 
 @cache
-def _worker_source() -> str:
-    path = finders.find("frontend/sw.js")
+def _source(name: str) -> str:
+    path = finders.find(name)
     with open(path, encoding="utf-8") as source:  # type: ignore[arg-type]
         return source.read()
+
+
+def _worker_source() -> str:
+    return _source("frontend/sw.js")
+
+
+@require_safe
+def offline_script(request: HttpRequest) -> HttpResponse:
+    """The offline page's script at a fixed address, cached by the worker with the page."""
+    answer = HttpResponse(_source("frontend/pages/offline.js"),
+                          content_type="text/javascript; charset=utf-8")  # fmt: skip
+    answer["Cache-Control"] = "public, max-age=86400"
+    return answer
 
 
 @require_safe

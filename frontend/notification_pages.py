@@ -46,7 +46,19 @@ def preferences(request: HttpRequest) -> HttpResponse:
     return redirect("/me/?prefs=saved#notification-prefs")
 
 
-PER_PAGE = 50
+PER_PAGE = 50  # a page; older ones are a page further ("Older"), none is dropped
+
+
+def by_game(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A page's notifications grouped by game (issue 29): one group per game, the game with the
+    newest notification first, each group newest first, with its unread count."""
+    groups: dict[int, dict[str, Any]] = {}
+    for item in items:
+        game = item["row"].game_id
+        group = groups.setdefault(game, {"game": game, "items": [], "unread": 0})
+        group["items"].append(item)
+        group["unread"] += not item["row"].read
+    return list(groups.values())
 
 
 @login_required
@@ -58,7 +70,12 @@ def notifications(request: HttpRequest) -> HttpResponse:
     lang = get_language()
     items = [{"row": row, "text": kinds.summary(row, lang), "url": kinds.path(row)}
              for row in page]  # fmt: skip
-    context = {"page": page, "items": items, "unread": services.unread_count(user=request.user)}
+    context = {
+        "page": page,
+        "items": items,
+        "groups": by_game(items),
+        "unread": services.unread_count(user=request.user),
+    }
     return render(request, "frontend/notifications.html", context)
 
 

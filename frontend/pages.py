@@ -11,30 +11,14 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_POST
 
 from frontend import listings
 from frontend.forms import VARIANT_NAMES, FinishedFilterForm, LoginForm, SignupForm
 from games.core import replicas
-from games.engine.errors import Code
 
 SEAT_COUNTS = range(2, 7)
-
-
-def api_error_words() -> dict[str, str]:
-    """API.md's error codes the lobby may meet, said in the page's language (lobby.js shows
-    the server's English message for any other code)."""
-    return {
-        Code.GAME_FULL: _("This game has no free seat any more."),
-        Code.SEAT_TAKEN: _("That seat has just been taken."),
-        Code.ALREADY_SEATED: _("You already sit in this game."),
-        Code.NOT_AUTHENTICATED: _("Please log in again."),
-        Code.FORBIDDEN: _("Please log in again."),
-        "network": _("The server cannot be reached. Check your connection and try again."),
-        Code.INVALID: _("The server refused these settings:"),
-    }
 
 
 @ensure_csrf_cookie
@@ -59,7 +43,6 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "variants": VARIANT_NAMES,
         "seat_counts": SEAT_COUNTS,
         "seat_numbers": range(max(SEAT_COUNTS)),
-        "error_words": api_error_words(),
     }
     return render(request, "frontend/lobby.html", context)
 

@@ -41,4 +41,5 @@ urlpatterns = [
     path("manifest.webmanifest", install_pages.manifest, name="manifest"),
     path("sw.js", install_pages.service_worker, name="service-worker"),
     path("offline/", install_pages.offline, name="offline"),
+    path("offline.js", install_pages.offline_script, name="offline-script"),
 ]

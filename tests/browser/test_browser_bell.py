@@ -36,7 +36,10 @@ def test_the_bell_counts_up_live_when_an_opponent_moves(open_page, make_player):
     her.get_by_role("button", name="Notifications, 1 unread").wait_for()  # no reload
     assert unread(her) == 1
     her.get_by_role("button", name="Notifications, 1 unread").click()
-    link = her.locator(f'.bell__list a[href="/games/{gid}/"]')
+    # Grouped by game (issue 29): the game's heading, then its notifications.
+    group = her.locator(f'.bell__list > .bell__game[data-game="{gid}"]')
+    assert group.locator(".bell__game-title").inner_text() == f"Game {gid}"
+    link = group.locator(f'.bell__item a[href="/games/{gid}/"]')
     assert "You may block in game" in link.first.inner_text()
     # Jan was told only of his own turn: the window asks the others, not the Kostič (R19).
     his.get_by_role("button", name="Notifications, 1 unread").wait_for()

@@ -87,6 +87,9 @@ def test_two_browsers_play_block_and_duel_while_a_third_watches(make_player, ope
     a.wait_for_selector("#prompt #no-block")
     assert block_cards(a) == set(), "Eva holds no green card: nothing to block with"
     assert a.locator('#prompt [data-command="pass"]').count() == 0, "no button to press"
+    # R19: at a moment drawn over a human's range (shared/auto_pass.js), not a fixed 1.5 s.
+    delay = int(a.get_attribute("#table", "data-auto-pass-ms"))
+    assert 1200 <= delay <= 8000
     spectator.saw(settled(eva, gid, lambda v: v["phase"] == "bet" and v["awaiting"] == [0]))
 
     # The bets: Eva first (the affected player), then Jan.

@@ -1,7 +1,13 @@
-"""Issue 29: every page at 1280 × 800 and 390 × 844, in English and in Czech — the table (my
-turn, a four-seat game), the replay viewer, the lobby, the rules and a profile — is no wider
-than the window (the Czech profile was 9 px too wide at 390), and is saved as a screenshot:
-to tests/browser/screenshots/, and to docs/screenshots/ with SEJMI_DOC_SCREENSHOTS=1.
+"""Issue 29: every page at 1280 × 800 and 390 × 844, in English and in Czech — signup, login,
+the lobby, My games, the table (my turn in a four-seat game, and the end of a game), the replay
+viewer, the rules, notifications, disputes, a profile, the tournaments and a tournament — is no
+wider than the window (the Czech profile was 9 px too wide at 390), and is saved as a
+screenshot: to tests/browser/screenshots/, and to docs/screenshots/ with SEJMI_DOC_SCREENSHOTS=1.
+The block window's shots come from test_browser_one_screen.py (`one-screen-block-*`).
+
+Regenerate docs/screenshots/ (docs/PLAYING.md, "Screenshots"):
+    SEJMI_DOC_SCREENSHOTS=1 pytest tests/browser/test_browser_page_shots.py \
+        tests/browser/test_browser_one_screen.py
 """
 
 from __future__ import annotations
@@ -45,8 +51,20 @@ def test_every_page_fits_its_width_and_is_shot(
         player.join(gid, seat)
     settled(eva, gid, lambda v: v["status"] == "active")
     finished, host = finished_game
+    tournament = eva.post(
+        "/api/tournaments/",
+        {"name": f"Cup {lang}", "format": "swiss", "rounds": 2,
+         "table_size": {"min": 2, "max": 4}, "variant": "standard", "options": {}},
+        status=201,
+    )["id"]  # fmt: skip
+    eva.post(f"/api/tournaments/{tournament}/join/", {})
     page = open_page(f"eva-{lang}", lang=lang, motion="reduce")
     page.set_viewport_size({"width": width, "height": height})
+    for name, url, ready in (("signup", "/signup/", "form"), ("login", "/login/", "form")):
+        page.goto(url)
+        page.wait_for_selector(ready)
+        no_sideways_scroll(page, width, name)
+        save(page, f"{name}-{lang}-{width}")
     login(page, eva, button=LOG_IN[lang])
 
     open_table(page, gid)
@@ -66,8 +84,13 @@ def test_every_page_fits_its_width_and_is_shot(
 
     for name, url, ready in (
         ("lobby", "/", "form#create-game"),
+        ("me", "/me/", "#waiting-summary"),
         ("rules", "/rules/", "#quick-start"),
+        ("notifications", "/notifications/", "#notifications-summary"),
+        ("disputes-empty", "/disputes/", "main h1"),  # disputes-*: one decided, one open
         ("profile", f"/players/{host.username}/", "#player-name"),
+        ("tournaments", "/tournaments/", "main h1"),
+        ("tournament", f"/tournaments/{tournament}/", ".tournament-players"),
     ):
         page.goto(url)
         page.wait_for_selector(ready)

@@ -1,9 +1,9 @@
 """Issue 29: the rules the pages' scripts mirror from Python say the same as the Python.
 
-- static/frontend/names.js `seatName` against games/engine/names.py `seat_name` (a person, a
-  bot as "bot#<seat>", a free seat);
-- static/frontend/times.js `duration` against frontend/time_words.py `duration`, in English and
-  Czech, over the boundaries of every unit.
+- static/frontend/shared/names.js `seatName` against games/engine/names.py `seat_name` (a person,
+  a bot as "bot#<seat>", a free seat);
+- static/frontend/shared/times.js `duration` against frontend/time_words.py `duration`, in English
+  and Czech, over the boundaries of every unit.
 
 Node runs the modules as they ship (ES modules, the page language stubbed as <html lang>);
 without node the test is skipped, in CI (CI=true) it fails.
@@ -22,7 +22,7 @@ import pytest
 from frontend.time_words import duration
 from games.engine.names import seat_name
 
-STATIC = Path(__file__).resolve().parents[2] / "frontend" / "static" / "frontend"
+STATIC = Path(__file__).resolve().parents[2] / "frontend" / "static" / "frontend" / "shared"
 SECONDS = [0, 1, 59, 60, 61, 119, 3599, 3600, 3601, 3660, 3900, 86399, 86400, 90000, 183600,
            2592000, 1.7, -5]  # fmt: skip
 SEATS = [
@@ -34,7 +34,9 @@ SEATS = [
 
 SCRIPT = """
 const [lang, base, raw] = process.argv.slice(1); // with -e there is no script path
-globalThis.document = { documentElement: { lang }, querySelectorAll: () => [] };
+globalThis.document = {
+  documentElement: { lang }, querySelectorAll: () => [], getElementById: () => null,
+};
 
 const { seatName } = await import(base + "/names.js");
 const { duration } = await import(base + "/times.js");

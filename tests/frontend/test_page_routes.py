@@ -103,7 +103,7 @@ def test_every_page_route_answers_on_both_databases(site):
         (f"/players/{eva.username}/", 200), ("/players/nobody-here/", 404),
         ("/leaderboard/", 200), ("/leaderboard/?variant=standard", 200), ("/rules/", 200),
         (f"/unsubscribe/{token}/", 200), ("/unsubscribe/not-a-token/", 404),
-        ("/manifest.webmanifest", 200), ("/sw.js", 200), ("/offline/", 200),
+        ("/manifest.webmanifest", 200), ("/sw.js", 200), ("/offline/", 200), ("/offline.js", 200),
         ("/tournaments/", 200), ("/tournaments/999999/", 404),
         ("/tournaments/999999/join/", 302),  # an action needs a signed-in player first
     ]:  # fmt: skip

@@ -238,7 +238,7 @@ def test_the_create_form_is_only_for_logged_in_players():
     for hook in ('name="seats"', 'name="variant"', 'name="bots"', 'name="duel_coin"',
                  'name="pace" value="live"', 'name="pace" value="correspondence"',
                  'name="pace" value="custom"', 'name="block_window_s"', 'name="turn_deadline_s"',
-                 'name="sit"', 'role="alert"', "frontend/lobby.js"):  # fmt: skip
+                 'name="sit"', 'role="alert"', "frontend/pages/lobby.js"):  # fmt: skip
         assert hook in page, hook
 
 
@@ -292,7 +292,7 @@ def test_my_games_lists_the_games_waiting_for_me_first(settings):
     for gid in [*theirs, lobby_game]:
         assert f'data-game="{gid}" data-waiting="0"' in page
     assert "<title>(2) Sejmi je</title>" in page and "2 games are waiting for you." in page
-    assert page.count("data-deadline=") == 5 and "frontend/me.js" in page
+    assert page.count("data-deadline=") == 5 and "frontend/pages/me.js" in page
     row = page[page.index(f'data-game="{theirs[0]}"') :]
     assert "Waiting for jan" in row and "Kostič: jan" in row
 

@@ -49,7 +49,7 @@ def test_the_profile_shows_the_rating_its_history_variants_and_recent_games(play
     profile = Client().get("/api/players/eva/").json()
     history = json.loads(re.search(r'id="rating-history"[^>]*>(.*?)</script>', page).group(1))
     assert history == profile["history"] and [p["game"] for p in history] == played["rated"]
-    assert "frontend/rating_chart.js" in page and 'id="rating-chart-caption"' in page
+    assert "frontend/pages/player.js" in page and 'id="rating-chart-caption"' in page
     assert "Rating after each of 2 rated games" in page
     assert f"{profile['rating']['ordinal']:.1f}" in page
     table = page[page.index('id="by-variant"') :]

@@ -38,7 +38,7 @@ def page(path: str, user=None, **headers) -> str:
 def test_the_table_offers_a_seated_player_his_order_for_this_game(eva, game):
     html = page(f"/games/{game}/", eva)
     assert f'{CONTROL}"/api/games/{game}/standing-order/"' in html
-    assert "frontend/orders.js" in html
+    assert "frontend/pages/table_beside.js" in html  # it imports orders.js
     for value in ("never", "aimed_at_me", "duel_against_me", ""):
         assert f'name="block" value="{value}"' in html
     assert "While I'm away, block windows:" in html

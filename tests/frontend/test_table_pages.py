@@ -66,7 +66,7 @@ def test_table_renders_for_a_player_with_the_root_hooks(users, game):
     assert root["data-seq"].isdigit()  # the seq shown; table.js sets it as it draws
     assert root["data-you"] == "0"
     assert 'id="hand"' in html and 'id="log"' in html and 'aria-live="polite"' in html
-    assert "frontend/table.js" in html and 'type="module"' in html
+    assert "frontend/pages/table.js" in html and 'type="module"' in html
     assert "csrftoken" in answer.cookies  # the page's commands send X-CSRFToken
 
 
@@ -132,7 +132,7 @@ def test_replay_page_renders_at_the_seq_asked(users, game):
     root = root_of(html)
     assert root["id"] == "replay" and root["data-game"] == str(game)
     assert root["data-at"] == "2" and root["data-last"] == str(seq_of(game))
-    assert "frontend/replay.js" in html and CATALOG.search(html)
+    assert "frontend/pages/replay.js" in html and CATALOG.search(html)
 
 
 @pytest.mark.parametrize(("at", "expected"), [("", "last"), ("abc", "last"), ("0", "1"),
@@ -153,7 +153,9 @@ STATIC = Path(__file__).resolve().parents[2] / "frontend" / "static" / "frontend
 
 
 def preloads(html: str) -> set[str]:
-    return set(re.findall(r'<link rel="modulepreload" href="/static/frontend/([\w.-]+)">', html))
+    return set(
+        re.findall(r'<link rel="modulepreload" href="/static/frontend/shared/([\w.-]+)">', html)
+    )
 
 
 def test_the_pages_preload_every_module_they_import_but_the_lazy_one(users, game):
@@ -161,8 +163,14 @@ def test_the_pages_preload_every_module_they_import_but_the_lazy_one(users, game
     made the first render ~120 ms slower, bench.web), and nothing it loads only when asked."""
     table = client_for(users["eva"]).get(f"/games/{game}/").content.decode()
     replay = client_for(users["eva"]).get(f"/games/{game}/replay/").content.decode()
-    direct = set(re.findall(r'from "\./([\w.-]+\.js)"', (STATIC / "table.js").read_text()))
+    entries = [(STATIC / "pages" / name).read_text() for name in ("table.js", "table_beside.js")]
+    direct = {
+        found
+        for entry in entries
+        for found in re.findall(r'^import\b[^;"]*?"\.\./shared/([\w.-]+\.js)"', entry, re.M)
+    }
+    assert {"chat.js", "forks.js", "orders.js"} <= direct  # fmt: skip
     assert direct and direct <= preloads(table)
     assert "glossary.js" in preloads(table), "imported by cards.js, not by table.js itself"
     assert "dispute.js" not in preloads(table), "the table imports it when the button is pressed"
-    assert "dispute.js" in preloads(replay) and "table.js" not in preloads(replay)
+    assert "dispute.js" in preloads(replay) and "prompt.js" not in preloads(replay)

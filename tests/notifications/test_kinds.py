@@ -81,7 +81,7 @@ def test_the_words_live_only_in_the_table():
     """The page, the bell and the mails hold no kind's words of their own any more."""
     sources = {
         "frontend/notification_pages.py": None,
-        "frontend/static/frontend/bell.js": None,
+        "frontend/static/frontend/pages/site_header.js": None,
         "games/notifications/mails.py": None,
     }
     for path in sources:

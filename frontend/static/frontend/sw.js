@@ -8,14 +8,15 @@
 // - fetch: a page (a navigation) that cannot be loaded shows /offline/ (both languages, the
 //   player's shown) instead of the browser's error. Nothing else is touched or kept: the
 //   offline page is the one cached response, the same for every user.
-const CACHE = "sejmi-offline-v1";
+const CACHE = "sejmi-offline-v2";
 const OFFLINE = "/offline/";
+const OFFLINE_SCRIPT = "/offline.js"; // its language and "Try again" (no inline script: the CSP)
 const ICON = "/static/frontend/icons/icon-192.png";
 
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
-    await cache.add(new Request(OFFLINE, { credentials: "omit" }));
+    await cache.addAll([OFFLINE, OFFLINE_SCRIPT].map((url) => new Request(url, { credentials: "omit" })));
     await self.skipWaiting();
   })());
 });
@@ -28,6 +29,10 @@ self.addEventListener("activate", (event) => {
 });
 
 self.addEventListener("fetch", (event) => {
+  if (new URL(event.request.url).pathname === OFFLINE_SCRIPT) {
+    event.respondWith((async () => (await caches.match(OFFLINE_SCRIPT)) || fetch(event.request))());
+    return;
+  }
   if (event.request.mode !== "navigate") return; // the network as usual, nothing cached
   event.respondWith((async () => {
     try {
