@@ -168,6 +168,21 @@ def group_cpu_s(pgid: int) -> float:
     return total
 
 
+def group_rss_kb(pgid: int) -> int:
+    """Resident memory (KiB) of every live process in a process group."""
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().rsplit(")", 1)[1].split()[2]) != pgid:
+                continue
+            status = (stat.parent / "status").read_text()
+        except (OSError, ValueError, IndexError):
+            continue
+        total += next((int(line.split()[1]) for line in status.splitlines()
+                       if line.startswith("VmRSS:")), 0)  # fmt: skip
+    return total
+
+
 def postgres_cpu_s() -> float:
     """CPU seconds of the PostgreSQL backends connected to the bench database now."""
     import psycopg
