@@ -24,13 +24,14 @@ def texts(page, selector: str) -> list[str]:
 
 
 def module(page, name: str, call: str):
-    """Evaluate `call` (a function of the module `m`) with the page's own ES module `name`."""
+    """Evaluate `call` (a function of the module `m`) with the page's own shared ES module `name`
+    (static/frontend/shared/)."""
     src = page.evaluate(
         "(name) => [...document.querySelectorAll('script[type=module]')]"
         ".map(s => s.src).find(s => s.includes('/frontend/'))",
         name,
     )
-    url = re.sub(r"/frontend/[^/]+$", f"/frontend/{name}", src)
+    url = re.sub(r"/frontend/.+$", f"/frontend/shared/{name}", src)
     return page.evaluate(f"async () => {{ const m = await import({url!r}); return ({call})(m); }}")
 
 

@@ -145,8 +145,8 @@ def test_block_buttons_name_what_the_card_does(make_player, open_page, lang):
     # What the page itself says each card does (cards.js), in the page's language.
     expected = page.evaluate("""async () => {
       const src = document.querySelector('script[src$="table.js"]').src;
-      const { effectText } = await import(new URL('cards.js', src));
-      const { t } = await import(new URL('i18n.js', src));
+      const { effectText } = await import(new URL('../shared/cards.js', src));
+      const { t } = await import(new URL('../shared/i18n.js', src));
       const catalog = JSON.parse(document.getElementById('catalog').textContent);
       const said = (id) => [id, [t('block_with', {card: id}), ...catalog[id].map(effectText)]];
       return Object.fromEntries(['C29', 'C01', 'C30'].map(said));
@@ -224,7 +224,8 @@ def test_hitting_yourself_asks_first_and_says_you(make_player, open_page):
     lost = page.evaluate(
         """async (kinds) => {
         const table = document.querySelector('script[src$="/table.js"]').src;
-        const { selfLoss } = await import(table.replace(/table\\.js$/, "yourself.js"));
+        const shared = table.replace(/pages\\/table\\.js$/, "shared/");
+        const { selfLoss } = await import(shared + "second_person.js");
         const lives = [0, 1, 2, 3, 4, 5, 6];
         return Object.fromEntries(kinds.map((k) => [k, lives.map((x) => selfLoss(k, x))]));
     }""",
