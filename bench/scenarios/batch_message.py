@@ -19,8 +19,13 @@ from typing import Any
 
 from channels_redis.serializers import registry
 
-from games.core.codec import iso, state_from_json, state_to_json, view_state_from_json
-from games.core.codec import view_state_json
+from games.core.codec import (
+    iso,
+    state_from_json,
+    state_to_json,
+    view_state_from_json,
+    view_state_json,
+)
 from games.engine.bots import BOTS
 from games.engine.decide import execute_in_place, start_game
 from games.engine.simulate import game_seed
@@ -79,15 +84,19 @@ def main() -> None:
     for _ in range(args.rounds):  # alternately, so both see the same machine
         for name, (payloads, decode) in forms.items():
             times[name].append(decode_us(payloads, decode))
+    per_batch = sum(len(m["events"]) for m in whole) / len(whole)
     print(f"{len(whole)} batches of {args.games} four-seat bot games "
-          f"({sum(len(m['events']) for m in whole) / len(whole):.1f} events per batch)")  # fmt: skip
+          f"({per_batch:.1f} events per batch)")  # fmt: skip
     for name, (payloads, _) in forms.items():
         sizes = [len(p) for p in payloads]
-        states = [len(SERIALIZER.serialize(m["state"])) for m in (whole if name == "whole" else view)]
+        messages = whole if name == "whole" else view
+        states = [len(SERIALIZER.serialize(m["state"])) for m in messages]
+        t = times[name]
+        rounds = ", ".join(f"{x:.1f}" for x in t)
         print(f"{name:5}: message mean {statistics.mean(sizes):.0f} B, max {max(sizes)} B "
               f"(its state mean {statistics.mean(states):.0f} B, max {max(states)} B); "
-              f"decode per batch median {statistics.median(times[name]):.1f} µs "
-              f"(rounds {', '.join(f'{t:.1f}' for t in times[name])})")  # fmt: skip
+              f"decode per batch median {statistics.median(t):.1f} µs, min {min(t):.1f} µs "
+              f"({len(t)} rounds: {rounds})")  # fmt: skip
 
 
 if __name__ == "__main__":
