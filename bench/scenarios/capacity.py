@@ -19,7 +19,8 @@ through the service's own code (their projections, answers and events are the pa
 - **broadcasts per Redis**: a redis-server of its own (port 6396), two subscribers (redis-cli)
   subscribed to every game's channel (a game whose sockets sit on two web processes),
   publisher processes publishing the service's real broadcast message (channels_redis's
-  msgpack of a `game.committed` batch with the projection's state): one PUBLISH per round
+  msgpack of a `game.committed` batch with the sockets' part of the projection's state,
+  games.core.codec.view_state_json): one PUBLISH per round
   trip as the service sends them (4 publishers), then pipelined 50 deep (2); the
   redis-server's CPU seconds.
 
@@ -161,6 +162,7 @@ def _seed(url: str, games: int) -> dict:
     django.setup()
     from django.contrib.auth import get_user_model
 
+    from games.core.codec import view_state_json
     from games.core.models import GameEvent, GameProjection, IdempotentAnswer
     from games.table import commands, selectors
 
@@ -191,7 +193,7 @@ def _seed(url: str, games: int) -> dict:
     message = {"type": "game.committed", "game": proj.game_id, "seq": proj.seq,
                "events": [{"seq": r.seq, "type": r.type, "v": r.v, "at": r.at.isoformat(),
                            "data": r.data} for r in rows],
-               "state": proj.state, "deadline": None}  # fmt: skip
+               "state": view_state_json(proj.state), "deadline": None}  # fmt: skip
     from channels_redis.serializers import registry
 
     payload = registry.get_serializer("msgpack").serialize(message)

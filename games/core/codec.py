@@ -15,9 +15,10 @@ import json
 from collections.abc import Callable
 from dataclasses import fields
 from datetime import UTC, datetime
+from functools import cache
 from typing import Any
 
-from games.engine import Deck, GameState
+from games.engine import Deck, GameState, load_deck
 from games.engine.setup import game_options
 from games.engine.state import Duel, Pending
 
@@ -127,11 +128,71 @@ ADDED_FIELDS: dict[str, Callable[[int], Any]] = {
 def state_from_json(d: dict[str, Any]) -> GameState:
     if d.get("format") != STATE_FORMAT:
         raise ValueError(f"unknown state format {d.get('format')!r}")
+    return _state_from_json(d, Deck.from_rows(d["deck"]["name"], d["deck"]["cards"]))
+
+
+def _state_from_json(d: dict[str, Any], deck: Deck) -> GameState:
     if any(name not in d for name in ADDED_FIELDS):
         d = {**{name: make(d["n"]) for name, make in ADDED_FIELDS.items()}, **d}
-    deck = Deck.from_rows(d["deck"]["name"], d["deck"]["cards"])
     state: GameState = _record_from_json(GameState, d, deck, STATE_FROM_JSON)
     return state
+
+
+# --- the state a committed batch carries to the sockets (issue 31 item 2) ----------------------
+# games.table.publish sends it, games.live.render reads it back, once per batch per process. It
+# holds what the sockets read of a state (views.view_for, legal_commands, redact_event, a sealed
+# pass's fold in render.seen_by, the consumer's seat and delay): not the draw pile's order (its
+# count only), not the rig (its hands and deck), not the engine's own counters; a shipped deck
+# by its name (the deck was three quarters of the state's bytes).
+VIEW_FORMAT = "view-1"
+UNSEEN = ""  # each card of the draw pile, as the sockets' state holds it: only its count is read
+# Left out, and what the sockets' state holds instead (its JSON form).
+VIEW_LEFT_OUT: dict[str, Callable[[int], Any]] = {
+    "rig": lambda n: None,
+    "first_rolls": lambda n: [],
+    "contenders": lambda n: [],
+    "countdown_turn": lambda n: None,
+    "rolls": lambda n: 0,
+    "shuffles": lambda n: 0,
+    "timeouts": lambda n: [0] * n,  # a sealed pass's fold sets its seat's to 0
+    "owed": lambda n: [],
+    "human_acts": lambda n: 0,
+}
+
+
+@cache
+def _shipped_rows(name: str) -> list[list[str]] | None:
+    try:
+        return load_deck(name).rows()
+    except ValueError:
+        return None
+
+
+def view_state_json(d: dict[str, Any]) -> dict[str, Any]:
+    """The sockets' part of a stored state JSON (`state_to_json`'s form), for a batch message."""
+    out = {k: v for k, v in d.items() if k not in VIEW_LEFT_OUT}
+    deck = d["deck"]
+    out["format"], out["draw"] = VIEW_FORMAT, len(d["draw"])
+    if deck["cards"] == _shipped_rows(deck["name"]):
+        out["deck"] = {"name": deck["name"]}  # a custom deck keeps its rows
+    return out
+
+
+def view_state_from_json(d: dict[str, Any]) -> GameState:
+    """`view_state_json`'s form read back (a whole state's too): what the sockets read of it
+    equals the whole state's; the draw pile is `UNSEEN` cards, what was left out its defaults."""
+    if d.get("format") == STATE_FORMAT:
+        return state_from_json(d)
+    if d.get("format") != VIEW_FORMAT:
+        raise ValueError(f"unknown state format {d.get('format')!r}")
+    deck = d["deck"]
+    cards = deck.get("cards")
+    n = d["n"]
+    whole = {**{name: make(n) for name, make in VIEW_LEFT_OUT.items()}, **d}
+    whole["draw"] = [UNSEEN] * d["draw"]
+    return _state_from_json(
+        whole, load_deck(deck["name"]) if cards is None else Deck.from_rows(deck["name"], cards)
+    )
 
 
 def iso(at: datetime) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any, NamedTuple
 
-from games.core.codec import state_from_json
+from games.core.codec import view_state_from_json
 from games.engine import Event, GameState, fold, redact_event, view_for
 from games.engine.events import BLOCK_PASSED
 from games.live import wire
@@ -38,10 +38,11 @@ def one(payload: dict[str, Any]) -> Frames:
 
 
 def remember(message: CommittedBatch) -> GameState:
-    """One parse per committed batch, shared by every socket of this process."""
+    """One parse per committed batch, shared by every socket of this process (the sockets'
+    part of the state: games.core.codec.view_state_json)."""
     key = (message["game"], message["seq"])
     if key not in BATCHES:
-        BATCHES[key] = state_from_json(message["state"])
+        BATCHES[key] = view_state_from_json(message["state"])
         while len(BATCHES) > BATCHES_KEPT:
             BATCHES.popitem(last=False)
     return BATCHES[key]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 from typing import Literal, NotRequired, TypedDict
 
-from games.core.codec import iso
+from games.core.codec import iso, view_state_json
 from games.core.models import GameEvent, GameProjection
 from games.core.pubsub import game_group, group_send
 from games.table import duplicates
@@ -27,7 +27,8 @@ class EventRow(TypedDict):
 
 
 class CommittedBatch(TypedDict):
-    """A committed batch: its events, the public state after it (the projection's JSON) and
+    """A committed batch: its events, the state after it as the sockets read it (the
+    projection's JSON less what no view reads: games.core.codec.view_state_json, issue 31) and
     the deadline; `sealed`: the passes sealed in the window left open at `seq` (R19), for
     each passer's own view only."""
 
@@ -62,7 +63,9 @@ def broadcast(game_id: int, rows: list[GameEvent], proj: GameProjection,
         "events": [
             {"seq": r.seq, "type": r.type, "v": r.v, "at": iso(r.at), "data": r.data} for r in rows
         ],  # fmt: skip
-        "state": proj.state,  # the state JSON the projection stored in this transaction
+        # The state JSON the projection stored in this transaction, less what no socket reads
+        # (the draw pile's order, the rig, the engine's counters, a shipped deck's rows).
+        "state": view_state_json(proj.state),
         "deadline": iso(proj.deadline_at) if proj.deadline_at else None,
         "tournament": duplicates.tournament_of(game_id),  # the view's (cached per process)
         "signed_head": signed_head(rows[-1].seq, rows[-1].hash, rows[-1].head_signature)

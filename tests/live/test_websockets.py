@@ -84,7 +84,7 @@ async def test_a_socket_still_hears_its_game_after_redis_lost_every_key(table, s
 
 
 def test_the_sockets_of_one_process_share_one_decode_of_a_group_message():
-    """A committed batch carries the game's whole state: every socket of the group in this
+    """A committed batch carries the game's state: every socket of the group in this
     process gets the one decoded message (each decoded it again: bench-load, 8.7 % of the web
     workers' CPU); the next message is decoded anew. (In a thread of its own: the browser
     tests' Playwright leaves its loop marked running in the main thread.)"""
