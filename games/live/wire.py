@@ -80,9 +80,13 @@ async def ping(protocol: Any) -> asyncio.Future | None:
     if protocol.state is not State.OPEN:
         return None
     try:
-        return await protocol.ping()
+        pong = await protocol.ping()
     except ConnectionClosed as gone:
         raise ClientDisconnected from gone
+    # A socket closed before its pong fails this future; nobody may await it then, and an
+    # unretrieved failure would print a traceback per closed socket at its collection.
+    pong.add_done_callback(lambda done: done.cancelled() or done.exception())
+    return pong
 
 
 def fail(protocol: Any, code: int) -> None:
