@@ -219,17 +219,19 @@ def cpu_per(before: dict[str, float], after: dict[str, float], units: int) -> di
 
 @contextmanager
 def server(*, ws_deflate: bool | None = None, ws: str | None = None, workers: int = 2,
-           logs: Path = Path("/tmp")) -> Iterator[Running]:  # fmt: skip
+           logs: Path = Path("/tmp"), web_env: dict[str, str] | None = None,
+           ) -> Iterator[Running]:  # fmt: skip
     """The production shape of docker-compose.yml on a free loopback port: its uvicorn command
     with `workers` processes (uvicorn_argv), one Celery worker and the deadline runner
     (`manage.py run_deadlines`), all on sejmi.settings as shipped (service_env: DEBUG off,
     throttles raised) with compose's SEJMI_DEADLINE_RUNNER=1, so that no clock's deadline is
     a Celery task (issue 19); yields it running, stops them after. ws_deflate, ws: uvicorn's
-    --ws-per-message-deflate, --ws instead of compose's (for a comparison)."""
+    --ws-per-message-deflate, --ws instead of compose's (for a comparison); web_env: more
+    environment for the web workers (LOG_LEVEL=WARNING, production's, to read their warnings)."""
     port = free_port()
     shipped = {"SEJMI_DEADLINE_RUNNER": "1"}  # docker-compose.yml's x-env
     web = start(uvicorn_argv(port, workers, ws_deflate, ws), logs / f"sejmi-bench-web-{port}.log",
-                **shipped)  # fmt: skip
+                **shipped, **(web_env or {}))  # fmt: skip
     celery_argv = [str(BIN / "celery"), "-A", "sejmi", "worker", "--pool", "solo",
                    "--loglevel", "WARNING", "--without-gossip", "--without-mingle",
                    "--without-heartbeat"]  # fmt: skip
