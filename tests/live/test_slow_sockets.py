@@ -214,18 +214,24 @@ def _bot_game(name: str):
     return done
 
 
+def _chatty_game(name: str, base: str, settings):
+    """`name` at seat 0 of a game against three bots, chat unthrottled, no tasks sent; the
+    user, the game and its socket URL."""
+    settings.SEJMI_SEND_TASKS = False
+    settings.CHAT_RATE = (100_000, 1)
+    alice = get_user_model().objects.create_user(name)
+    done = commands.game_create(user=alice, seats=4, options={"bots": [1, 2, 3]})
+    done = commands.game_join(user=alice, game_id=done.game_id, seat=0)
+    return alice, done, base.replace("http://", "ws://") + f"/ws/games/{done.game_id}/"
+
+
 @pytest.mark.django_db(transaction=True)
 def test_the_backlog_bound_alone_closes_a_socket_behind_64_batches(patient_server, settings):
     """Issue 32 item 10: each bound has a test that fails without it. Here a send may wait
     60 s, so only SEJMI_WS_BACKLOG can close the stalled socket within the test: mutant "the
     backlog is never counted" leaves it open (no close frame read) and this test fails."""
     base, log = patient_server
-    settings.SEJMI_SEND_TASKS = False
-    settings.CHAT_RATE = (100_000, 1)
-    alice = get_user_model().objects.create_user("backlog-alice")
-    done = commands.game_create(user=alice, seats=4, options={"bots": [1, 2, 3]})
-    done = commands.game_join(user=alice, game_id=done.game_id, seat=0)
-    ws = base.replace("http://", "ws://") + f"/ws/games/{done.game_id}/"
+    alice, done, ws = _chatty_game("backlog-alice", base, settings)
     stalled = Stalled(ws)
     reader = connect(ws, open_timeout=10, max_queue=None)
     json.loads(reader.recv(timeout=10))
@@ -246,12 +252,7 @@ def test_the_stuck_send_bound_alone_closes_a_socket_whose_one_send_waits(strict_
     it, and an unanswered ping counts only after 60 s: only the stuck-send check can close the
     socket, 1013 within its 1 s bound (and a look a second)."""
     base, log = strict_server
-    settings.SEJMI_SEND_TASKS = False
-    settings.CHAT_RATE = (100_000, 1)
-    alice = get_user_model().objects.create_user("stuck-alice")
-    done = commands.game_create(user=alice, seats=4, options={"bots": [1, 2, 3]})
-    done = commands.game_join(user=alice, game_id=done.game_id, seat=0)
-    ws = base.replace("http://", "ws://") + f"/ws/games/{done.game_id}/"
+    alice, done, ws = _chatty_game("stuck-alice", base, settings)
     stalled = Stalled(ws)
     for n in range(150):
         chat_post(user=alice, game_id=done.game_id, channel="table",
