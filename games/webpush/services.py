@@ -99,11 +99,3 @@ def subscriptions(*, user) -> list[dict[str, Any]]:
     """The caller's own subscriptions, newest first: never the keys."""
     rows = PushSubscription.objects.filter(user=user).order_by("-created", "-pk")
     return [view(row) for row in rows]
-
-
-def subscribed(user_ids: set[int]) -> set[int]:
-    """Those of `user_ids` with at least one subscription."""
-    if not user_ids:
-        return set()
-    return set(PushSubscription.objects.filter(user_id__in=user_ids)
-               .values_list("user_id", flat=True).distinct())  # fmt: skip
