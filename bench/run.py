@@ -120,7 +120,11 @@ def _socket(args: argparse.Namespace) -> dict:
             Phase("one game at a time", 0, games=1, seconds=s / 2),
             Phase("flat out", 0, games=50, seconds=s),
             Phase("paced", 2000, games=50, seconds=s),
-            Phase("paced", 2000, games=args.many_games, seconds=s)])  # fmt: skip
+            Phase("paced", 2000, games=args.many_games, seconds=s),
+            # The many games' move rate from one game (issue 31 item 4): what a move costs when
+            # moves come spaced out, without the other games.
+            Phase("one game at the paced rate", 2000 / args.many_games, games=1, seconds=s),
+        ])  # fmt: skip
     bare.append(socket_moves.bare_commit_ms())
     return {"players": sum(map(len, seated)), "warmup_s": socket_moves.WARMUP_S,
             "bare_commit": bare, "phases": phases}  # fmt: skip

@@ -196,7 +196,7 @@ def socket_md(w: dict, ref: dict | None = None) -> list[str]:
             f"| **{p['ack_ms_p99']}** | {p['ack_ms_max']} | {errors} | {p['client_cpu']:.0%} "
             f"| {p['load']} |"
         )  # fmt: skip
-    one, flat, paced, many = (w["phases"] + [None] * 4)[:4]
+    one, flat, paced, many, one_paced = (w["phases"] + [None] * 5)[:5]
     checks = []
     if one:
         checks.append(f"one game at a time, ack p50 ≤ 3 ms: {one['ack_ms_p50']} ms "
@@ -213,12 +213,25 @@ def socket_md(w: dict, ref: dict | None = None) -> list[str]:
         checks.append(f"{many['games']} games paced, p99 < 100 ms and 0 errors: "
                       f"{many['ack_ms_p99']} ms, {sum(many['errors'].values())} errors "
                       f"{verdict(ok)}")  # fmt: skip
+    if many and one and many.get("window_cpu_ms_per_move"):
+        web = many["window_cpu_ms_per_move"]["web"]
+        checks.append(f"{many['games']} games paced, web CPU per move ≤ 1.2× one game's: "
+                      f"{web} ms = {web / one['window_cpu_ms_per_move']['web']:.2f}× "
+                      f"{verdict(web <= 1.2 * one['window_cpu_ms_per_move']['web'])}"
+                      + (f" ({web / one_paced['window_cpu_ms_per_move']['web']:.2f}× one game "
+                         "at the same rate)" if one_paced else ""))  # fmt: skip
     lines += ["", "Targets: " + "; ".join(checks) + "."]
-    lines += ["", "CPU per move, from /proc: " + "; ".join(
+    lines += ["", "CPU per move, from /proc, over the whole phase (its games made, joined "
+              "and their sockets opened, for a few moves each when paced): " + "; ".join(
         f"{p['name']} ({p['games']}): " + ", ".join(
             f"{k} {v} ms" for k, v in p["cpu_ms_per_move"].items())
         + cpu_ratio(p["cpu_ms_per_move"], ref)
         for p in w["phases"]) + " (target: web ≤ 4 ms)."]  # fmt: skip
+    if all(p.get("window_cpu_ms_per_move") for p in w["phases"]):
+        lines += ["", "The same over the measured window only (the moves, not the tables): "
+                  + "; ".join(f"{p['name']} ({p['games']}): " + ", ".join(
+                      f"{k} {v} ms" for k, v in p["window_cpu_ms_per_move"].items())
+                      for p in w["phases"]) + "."]  # fmt: skip
     return lines
 
 
