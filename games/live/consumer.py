@@ -241,6 +241,12 @@ class GameConsumer(AsyncWebsocketConsumer):
         for text in frames.texts:
             await super().send(text_data=text)
 
+    def write_now(self, frames: Frames) -> bool:
+        """The same bytes written without waiting, where that cannot block (games.live.wire)."""
+        protocol = self._protocol
+        return frames.wire is not None and protocol is not None and wire.write_now(
+            protocol, frames.wire)  # fmt: skip
+
     async def ping(self) -> asyncio.Future | None:
         return await wire.ping(self._protocol) if self._protocol is not None else None
 

@@ -75,6 +75,21 @@ async def write(protocol: Any, data: bytes) -> bool:
     return True
 
 
+def write_now(protocol: Any, data: bytes) -> bool:
+    """Write serialised frames without waiting, when waiting could not be needed: the
+    connection open and everything written before taken by the kernel (the transport holds
+    nothing). False, and nothing written, otherwise: the caller then writes through `write`,
+    which waits for the drain and is timed (games.live.outbox), so a client that stops reading
+    is still found."""
+    if protocol.state is not State.OPEN or protocol.transfer_data_task.done():
+        return False
+    transport = protocol.transport
+    if transport.is_closing() or transport.get_write_buffer_size():
+        return False
+    transport.write(data)
+    return True
+
+
 async def ping(protocol: Any) -> asyncio.Future | None:
     """A ping; the future of its pong (None if the connection is not open)."""
     if protocol.state is not State.OPEN:
