@@ -8,12 +8,14 @@ from __future__ import annotations
 import asyncio
 import json
 from concurrent.futures import ThreadPoolExecutor
+from types import SimpleNamespace
 
 import pytest
 from rest_framework.test import APIClient
 from uvicorn.config import Config
 from uvicorn.server import ServerState
 from websockets.frames import Frame, Opcode
+from websockets.protocol import State
 from websockets.streams import StreamReader
 from websockets.sync.client import connect
 
@@ -137,3 +139,35 @@ def test_only_uvicorns_websockets_protocol_without_an_extension_is_written_to():
     # in the main thread, where asyncio.run (and pytest-asyncio's runner) refuse to start.
     with ThreadPoolExecutor(max_workers=1) as pool:
         pool.submit(asyncio.run, check()).result()
+
+
+@pytest.mark.asyncio
+async def test_a_batch_goes_at_once_only_while_the_transport_holds_nothing():
+    """Issue 31: `write_now` may skip the drain only where no drain could wait; while the
+    transport holds bytes a client has not taken, the batch is left to the outbox's timed path
+    (games.live.outbox), or a client that never reads would pile batches up in memory unseen
+    by the stuck-send bound."""
+    held_open: list[asyncio.StreamWriter] = []
+    server = await asyncio.start_server(lambda r, w: held_open.append(w), "127.0.0.1", 0)
+    _, writer = await asyncio.open_connection(*server.sockets[0].getsockname()[:2])
+    transport = writer.transport
+    protocol = SimpleNamespace(
+        state=State.OPEN,
+        transport=transport,
+        transfer_data_task=asyncio.get_running_loop().create_future(),
+    )
+    try:
+        assert wire.write_now(protocol, b"first")  # nothing held: written at once
+        for _ in range(2_000):  # the peer never reads: the kernel's buffers fill, then ours
+            if transport.get_write_buffer_size():
+                break
+            transport.write(b"x" * 65_536)
+        held = transport.get_write_buffer_size()
+        assert held
+        assert not wire.write_now(protocol, b"second")
+        assert transport.get_write_buffer_size() == held  # nothing written
+        protocol.state = State.CLOSING
+        assert not wire.write_now(protocol, b"third")
+    finally:
+        transport.abort()
+        server.close()
