@@ -4,11 +4,10 @@ promise, no more and no less: after a reconnect the answer to its resync may com
 
 from __future__ import annotations
 
-import asyncio
 import json
-from concurrent.futures import ThreadPoolExecutor
 
 from bench.clients.streams import Stream
+from tests.support.loops import in_own_loop
 
 
 class FakeSocket:
@@ -32,10 +31,7 @@ def feed(stream: Stream, ws: FakeSocket, frames: list[tuple[str, bool]]) -> None
         for frame, fresh in frames:
             await stream._on_frame(ws, frame, fresh)
 
-    # In a thread of its own: the browser tests' Playwright leaves its loop marked running in
-    # the main thread.
-    with ThreadPoolExecutor(1) as thread:
-        thread.submit(asyncio.run, run()).result(timeout=30)
+    in_own_loop(run(), timeout=30)
 
 
 def test_a_resync_answer_after_live_events_is_the_promised_order():

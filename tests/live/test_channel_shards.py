@@ -11,13 +11,13 @@ import json
 import subprocess
 import time
 import uuid
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import redis
 from websockets.sync.client import connect
 
 from games.core.pubsub import PubSubLayer
+from tests.support.loops import in_own_loop
 
 PORTS = (6391, 6392)
 TIMEOUT = 5  # seconds a message may take
@@ -73,8 +73,7 @@ def _groups_on_each_host(prefix: str) -> list[set[str]]:
 def test_groups_spread_over_both_redis_and_every_socket_on_both_nodes_hears_every_broadcast(
     two_redis,
 ):
-    with ThreadPoolExecutor(1) as thread:  # a loop of its own (Playwright's may be marked)
-        thread.submit(asyncio.run, _two_nodes(two_redis)).result(timeout=120)
+    in_own_loop(_two_nodes(two_redis), timeout=120)
 
 
 async def _two_nodes(urls: list[str]) -> None:

@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 import asyncio
-from concurrent.futures import ThreadPoolExecutor
 
 from games.live.registry import EachLoop
+from tests.support.loops import in_own_loop
 
 
 def test_each_round_sees_the_sockets_live_then_and_survives_a_failed_round():
@@ -26,8 +26,5 @@ def test_each_round_sees_the_sockets_live_then_and_survives_a_failed_round():
         assert sorted(sockets.live()) == ["b"]
         await asyncio.sleep(0.1)
 
-    # In a thread of its own: the browser tests' Playwright leaves its loop marked running in
-    # the main thread.
-    with ThreadPoolExecutor(1) as thread:
-        thread.submit(asyncio.run, main()).result(timeout=30)
+    in_own_loop(main(), timeout=30)
     assert seen[0] == ["a", "b"] and seen[-1] == ["b"] and len(seen) >= 2

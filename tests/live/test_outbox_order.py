@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import asyncio
 
-import pytest
-
 from games.live.outbox import Outbox
 from games.live.render import Frames
+from tests.support.loops import in_own_loop
 
 
 class Socket:
@@ -59,16 +58,22 @@ async def settle() -> None:
         await asyncio.sleep(0)
 
 
-@pytest.mark.asyncio
-async def test_an_idle_outbox_writes_a_batch_at_once_without_the_writers_turn():
+def test_an_idle_outbox_writes_a_batch_at_once_without_the_writers_turn():
+    in_own_loop(_an_idle_outbox_writes_a_batch_at_once_without_the_writers_turn())
+
+
+async def _an_idle_outbox_writes_a_batch_at_once_without_the_writers_turn() -> None:
     box, socket = await opened()
     box.put(batch("a"))
     assert socket.taken == ["a"]  # before the loop ran anything else
     assert box.unpinged  # a ping follows frames, however they went (games.live.pacing)
 
 
-@pytest.mark.asyncio
-async def test_a_batch_behind_a_queued_one_waits_for_it():
+def test_a_batch_behind_a_queued_one_waits_for_it():
+    in_own_loop(_a_batch_behind_a_queued_one_waits_for_it())
+
+
+async def _a_batch_behind_a_queued_one_waits_for_it() -> None:
     box, socket = await opened()
     socket.writes_now = False  # the transport holds bytes: "a" is queued
     box.put(batch("a"))
@@ -78,8 +83,11 @@ async def test_a_batch_behind_a_queued_one_waits_for_it():
     assert socket.taken == ["a", "b"]
 
 
-@pytest.mark.asyncio
-async def test_a_batch_behind_work_waits_for_it():
+def test_a_batch_behind_work_waits_for_it():
+    in_own_loop(_a_batch_behind_work_waits_for_it())
+
+
+async def _a_batch_behind_work_waits_for_it() -> None:
     box, socket = await opened()
     release = asyncio.Event()
 
@@ -96,8 +104,11 @@ async def test_a_batch_behind_work_waits_for_it():
     assert socket.taken == ["ack", "a"]
 
 
-@pytest.mark.asyncio
-async def test_a_batch_waits_for_a_write_under_way():
+def test_a_batch_waits_for_a_write_under_way():
+    in_own_loop(_a_batch_waits_for_a_write_under_way())
+
+
+async def _a_batch_waits_for_a_write_under_way() -> None:
     box, socket = await opened()
     socket.writes_now, socket.blocked = False, asyncio.Event()
     box.put(batch("a"))
@@ -110,8 +121,11 @@ async def test_a_batch_waits_for_a_write_under_way():
     assert socket.taken == ["a", "b"]
 
 
-@pytest.mark.asyncio
-async def test_a_closed_outbox_writes_nothing():
+def test_a_closed_outbox_writes_nothing():
+    in_own_loop(_a_closed_outbox_writes_nothing())
+
+
+async def _a_closed_outbox_writes_nothing() -> None:
     box, socket = await opened()
     box.close()
     box.put(batch("a"))

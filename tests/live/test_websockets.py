@@ -8,7 +8,6 @@ import asyncio
 import json
 import os
 import uuid
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from datetime import timedelta
 
@@ -25,6 +24,7 @@ from games.core import pubsub
 from games.core.models import GameEvent, GameProjection
 from games.live import consumer, render
 from games.table import commands, publish, selectors
+from tests.support.loops import in_own_loop
 from tests.support.sockets import (
     HANDS,
     PASS,
@@ -86,10 +86,8 @@ async def test_a_socket_still_hears_its_game_after_redis_lost_every_key(table, s
 def test_the_sockets_of_one_process_share_one_decode_of_a_group_message():
     """A committed batch carries the game's state: every socket of the group in this
     process gets the one decoded message (each decoded it again: bench-load, 8.7 % of the web
-    workers' CPU); the next message is decoded anew. (In a thread of its own: the browser
-    tests' Playwright leaves its loop marked running in the main thread.)"""
-    with ThreadPoolExecutor(1) as thread:
-        thread.submit(asyncio.run, _two_messages_to_three_sockets()).result(timeout=60)
+    workers' CPU); the next message is decoded anew."""
+    in_own_loop(_two_messages_to_three_sockets())
 
 
 async def _two_messages_to_three_sockets() -> None:

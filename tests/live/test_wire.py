@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from concurrent.futures import ThreadPoolExecutor
 from types import SimpleNamespace
 
 import pytest
@@ -21,6 +20,7 @@ from websockets.sync.client import connect
 
 from games.live import wire
 from tests.support.canary import token_of
+from tests.support.loops import in_own_loop
 
 MOVES = 14
 SEAT = "a seat (R23: his own hand)"
@@ -135,14 +135,14 @@ def test_only_uvicorns_websockets_protocol_without_an_extension_is_written_to():
         assert wire.protocol_of({wire.SERVER_SEND: app}) is None  # another server's send
         assert wire.protocol_of({}) is None
 
-    # In a thread of its own: in the full suite an earlier test leaves an event loop running
-    # in the main thread, where asyncio.run (and pytest-asyncio's runner) refuse to start.
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        pool.submit(asyncio.run, check()).result()
+    in_own_loop(check())
 
 
-@pytest.mark.asyncio
-async def test_a_batch_goes_at_once_only_while_the_transport_holds_nothing():
+def test_a_batch_goes_at_once_only_while_the_transport_holds_nothing():
+    in_own_loop(_a_batch_goes_at_once_only_while_the_transport_holds_nothing())
+
+
+async def _a_batch_goes_at_once_only_while_the_transport_holds_nothing() -> None:
     """Issue 31: `write_now` may skip the drain only where no drain could wait; while the
     transport holds bytes a client has not taken, the batch is left to the outbox's timed path
     (games.live.outbox), or a client that never reads would pile batches up in memory unseen
