@@ -64,8 +64,7 @@ async def write(protocol: Any, data: bytes) -> bool:
     """Write serialised frames, then wait as the library's send does while the client's buffer
     is full. False, and nothing written, unless the connection is open: the caller then sends
     frame by frame through ASGI and meets the closed socket as it always did."""
-    accepted = protocol.handshake_completed_event.is_set() and not protocol.closed_event.is_set()
-    if not accepted or protocol.state is not State.OPEN or protocol.transfer_data_task.done():
+    if not _open(protocol):
         return False
     protocol.transport.write(data)
     try:
@@ -81,13 +80,17 @@ def write_now(protocol: Any, data: bytes) -> bool:
     nothing). False, and nothing written, otherwise: the caller then writes through `write`,
     which waits for the drain and is timed (games.live.outbox), so a client that stops reading
     is still found."""
-    if protocol.state is not State.OPEN or protocol.transfer_data_task.done():
-        return False
     transport = protocol.transport
-    if transport.is_closing() or transport.get_write_buffer_size():
+    if not _open(protocol) or transport.is_closing() or transport.get_write_buffer_size():
         return False
     transport.write(data)
     return True
+
+
+def _open(protocol: Any) -> bool:
+    """The connection accepted and open: frames written now reach the client in turn."""
+    accepted = protocol.handshake_completed_event.is_set() and not protocol.closed_event.is_set()
+    return accepted and protocol.state is State.OPEN and not protocol.transfer_data_task.done()
 
 
 async def ping(protocol: Any) -> asyncio.Future | None:

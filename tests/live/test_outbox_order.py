@@ -9,7 +9,7 @@ import asyncio
 
 from games.live.outbox import Outbox
 from games.live.render import Frames
-from tests.support.loops import in_own_loop
+from tests.support.loops import own_loop
 
 
 class Socket:
@@ -58,22 +58,16 @@ async def settle() -> None:
         await asyncio.sleep(0)
 
 
-def test_an_idle_outbox_writes_a_batch_at_once_without_the_writers_turn():
-    in_own_loop(_an_idle_outbox_writes_a_batch_at_once_without_the_writers_turn())
-
-
-async def _an_idle_outbox_writes_a_batch_at_once_without_the_writers_turn() -> None:
+@own_loop
+async def test_an_idle_outbox_writes_a_batch_at_once_without_the_writers_turn() -> None:
     box, socket = await opened()
     box.put(batch("a"))
     assert socket.taken == ["a"]  # before the loop ran anything else
     assert box.unpinged  # a ping follows frames, however they went (games.live.pacing)
 
 
-def test_a_batch_behind_a_queued_one_waits_for_it():
-    in_own_loop(_a_batch_behind_a_queued_one_waits_for_it())
-
-
-async def _a_batch_behind_a_queued_one_waits_for_it() -> None:
+@own_loop
+async def test_a_batch_behind_a_queued_one_waits_for_it() -> None:
     box, socket = await opened()
     socket.writes_now = False  # the transport holds bytes: "a" is queued
     box.put(batch("a"))
@@ -83,11 +77,8 @@ async def _a_batch_behind_a_queued_one_waits_for_it() -> None:
     assert socket.taken == ["a", "b"]
 
 
-def test_a_batch_behind_work_waits_for_it():
-    in_own_loop(_a_batch_behind_work_waits_for_it())
-
-
-async def _a_batch_behind_work_waits_for_it() -> None:
+@own_loop
+async def test_a_batch_behind_work_waits_for_it() -> None:
     box, socket = await opened()
     release = asyncio.Event()
 
@@ -104,11 +95,8 @@ async def _a_batch_behind_work_waits_for_it() -> None:
     assert socket.taken == ["ack", "a"]
 
 
-def test_a_batch_waits_for_a_write_under_way():
-    in_own_loop(_a_batch_waits_for_a_write_under_way())
-
-
-async def _a_batch_waits_for_a_write_under_way() -> None:
+@own_loop
+async def test_a_batch_waits_for_a_write_under_way() -> None:
     box, socket = await opened()
     socket.writes_now, socket.blocked = False, asyncio.Event()
     box.put(batch("a"))
@@ -121,11 +109,8 @@ async def _a_batch_waits_for_a_write_under_way() -> None:
     assert socket.taken == ["a", "b"]
 
 
-def test_a_closed_outbox_writes_nothing():
-    in_own_loop(_a_closed_outbox_writes_nothing())
-
-
-async def _a_closed_outbox_writes_nothing() -> None:
+@own_loop
+async def test_a_closed_outbox_writes_nothing() -> None:
     box, socket = await opened()
     box.close()
     box.put(batch("a"))

@@ -164,19 +164,7 @@ def test_a_socket_that_never_reads_is_closed_1013_and_a_reading_one_misses_nothi
     stalled = Stalled(ws)
     reader = connect(ws, open_timeout=10, max_queue=None)  # reads all the time, in its thread
     json.loads(reader.recv(timeout=10))
-    said: list[int] = []
-    for n in range(400):
-        said.append(chat_post(user=alice, game_id=done.game_id, channel="table",
-                              text=f"{n:04} " + "x" * 480)["id"])  # fmt: skip
-        time.sleep(0.002)
-
-    heard: list[int] = []
-    deadline = time.monotonic() + 30
-    while len(heard) < len(said) and time.monotonic() < deadline:
-        frame = json.loads(reader.recv(timeout=10))
-        if frame["type"] == "chat":
-            heard.append(frame["message"]["id"])
-    assert heard == said  # every line, once, in order
+    _chat_flood(reader, done, alice, 400, pause=0.002)  # every line, once, in order
 
     code = stalled.close_code(timeout=15)
     assert code == 1013, (stalled.received, log.read_text()[-2000:])
@@ -184,10 +172,14 @@ def test_a_socket_that_never_reads_is_closed_1013_and_a_reading_one_misses_nothi
     reader.close()
 
 
-def _chat_flood(reader, done, alice, lines: int) -> None:
-    """`lines` long chat lines, every one of which the reading socket hears once, in order."""
-    said = [chat_post(user=alice, game_id=done.game_id, channel="table",
-                      text=f"{n:04} " + "x" * 480)["id"] for n in range(lines)]  # fmt: skip
+def _chat_flood(reader, done, alice, lines: int, pause: float = 0.0) -> None:
+    """`lines` long chat lines, `pause` seconds apart, every one of which the reading socket
+    hears once, in order."""
+    said: list[int] = []
+    for n in range(lines):
+        said.append(chat_post(user=alice, game_id=done.game_id, channel="table",
+                              text=f"{n:04} " + "x" * 480)["id"])  # fmt: skip
+        time.sleep(pause)
     heard: list[int] = []
     deadline = time.monotonic() + 30
     while len(heard) < len(said) and time.monotonic() < deadline:

@@ -8,7 +8,7 @@ called from a running event loop")."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -18,3 +18,14 @@ T = TypeVar("T")
 def in_own_loop(coro: Coroutine[Any, Any, T], timeout: float = 60) -> T:
     with ThreadPoolExecutor(1) as thread:
         return thread.submit(asyncio.run, coro).result(timeout=timeout)
+
+
+def own_loop(test: Callable[[], Coroutine[Any, Any, None]]) -> Callable[[], None]:
+    """A test written as a coroutine function, run by `in_own_loop` (it takes no fixtures)."""
+
+    def run() -> None:
+        in_own_loop(test())
+
+    run.__name__, run.__qualname__, run.__doc__ = test.__name__, test.__qualname__, test.__doc__
+    run.__module__ = test.__module__
+    return run
