@@ -11,10 +11,11 @@ their own table through a rebuild; only the deadline is judged with them.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from functools import cache
 from itertools import groupby
 
 from django.contrib.auth import get_user_model
-from django.db import connection
+from django.db import connection, connections, router
 
 from games.core import event_store, followers, plain_sql, sealed_passes
 from games.core.codec import state_to_json
@@ -87,31 +88,50 @@ _COLUMNS = tuple(f.name for f in GameProjection._meta.concrete_fields)
 
 def lock_read(game_id: int) -> plain_sql.Read:
     """The game's projection, its row locked for this transaction (FOR UPDATE where the
-    database has it), with the game's seed (`proj.game.seed`); None for an unknown game. A
-    read sent with the command's others (games.table.commit). Plain SQL: the ORM compiled
-    this query anew for every command."""
-    meta, game, event = GameProjection._meta, Game._meta, GameEvent._meta
-    columns = ", ".join(f"p.{meta.get_field(name).column}" for name in _COLUMNS)
+    database has it), with the game's seed (`proj.game.seed`) and its head row's (hash,
+    signature) (`proj.head_row`); None for an unknown game. A read sent with the command's
+    others (games.table.commit). Plain SQL: the ORM compiled this query anew for every
+    command."""
     # The head's own row comes along (issue 32): the command checks that the service signed
     # the head it builds on (games.core.event_store.check_head), at no extra statement.
-    sql = (f"SELECT {columns}, g.seed, e.hash, e.head_signature FROM {meta.db_table} p"
-           f" JOIN {game.db_table} g ON g.{game.pk.column} = p.{meta.pk.column}"
-           f" LEFT JOIN {event.db_table} e ON e.game_id = p.{meta.pk.column} AND e.seq = p.seq"
-           f" WHERE p.{meta.pk.column} = %s{plain_sql.for_update(of='p')}")  # fmt: skip
+    sql = _head_sql() + plain_sql.for_update(of="p")
+    return plain_sql.Read(sql, [game_id], lambda rows: _found(game_id, rows, connection.alias))
+
+
+def read_head(game_id: int) -> GameProjection | None:
+    """`lock_read`'s projection without the lock, read at once on the connection the router
+    picks for a read (a replica's, for a read that may lag: games.core.replicas). The views'
+    read (`games.table.selectors.current`): the ORM's query with the head's signature as a
+    subquery was four fifths of a GET of a view (issue 31's py-spy of `make run`)."""
+    alias = router.db_for_read(GameProjection)
+    with connections[alias].cursor() as cursor:
+        cursor.execute(_head_sql(), [game_id])
+        return _found(game_id, cursor.fetchall(), alias)
+
+
+@cache
+def _head_sql() -> str:
+    meta, game, event = GameProjection._meta, Game._meta, GameEvent._meta
+    columns = ", ".join(f"p.{meta.get_field(name).column}" for name in _COLUMNS)
+    return (f"SELECT {columns}, g.seed, e.hash, e.head_signature FROM {meta.db_table} p"
+            f" JOIN {game.db_table} g ON g.{game.pk.column} = p.{meta.pk.column}"
+            f" LEFT JOIN {event.db_table} e ON e.game_id = p.{meta.pk.column} AND e.seq = p.seq"
+            f" WHERE p.{meta.pk.column} = %s")  # fmt: skip
+
+
+def _found(game_id: int, rows: list[tuple], alias: str) -> GameProjection | None:
+    if not rows:
+        return None
+    *values, seed, head_hash, head_signature = rows[0]
     read = plain_sql.reader(GameProjection, _COLUMNS)
-
-    def found(rows: list[tuple]) -> GameProjection | None:
-        if not rows:
-            return None
-        *values, seed, head_hash, head_signature = rows[0]
-        proj = GameProjection(**dict(zip((f.attname for f in GameProjection._meta.concrete_fields),
-                                         read(tuple(values)), strict=True)))  # fmt: skip
-        proj._state.adding, proj._state.db = False, connection.alias
-        proj.game = Game(pk=game_id, seed=bytes(seed))
-        proj.head_row = (head_hash, head_signature)
-        return proj
-
-    return plain_sql.Read(sql, [game_id], found)
+    proj = GameProjection(**dict(zip((f.attname for f in GameProjection._meta.concrete_fields),
+                                     read(tuple(values)), strict=True)))  # fmt: skip
+    game = Game(pk=game_id, seed=bytes(seed))
+    for row in (proj, game):  # read rows, of `alias` (else linking them asks the router where
+        row._state.adding, row._state.db = False, alias  # to write: the read leaves a replica)
+    proj.game = game
+    proj.head_row = (head_hash, head_signature)
+    return proj
 
 
 def _update(game_id: int, fields: dict) -> None:

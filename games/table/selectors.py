@@ -10,15 +10,13 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.db.models import OuterRef, Subquery
-
 from games.core import event_store, sealed_passes
 from games.core.codec import iso, state_from_json
 from games.core.errors import not_found
 from games.core.models import GameEvent, GameProjection, HeadSignature
 from games.engine import GameState, redact_event, view_for
 from games.engine.state import ENDED
-from games.table import duplicates
+from games.table import duplicates, projections
 
 
 def seat_of(state: GameState, user) -> int | None:
@@ -66,7 +64,7 @@ def signed_head_at(game_id: int, seq: int) -> dict[str, Any] | None:
 def head_of(proj: GameProjection) -> dict[str, Any] | None | Any:
     """The signed head of a projection read by `current` (its head row's signature came with
     it: no statement), or LOOK_UP when that row carries none (a legacy or sealed head)."""
-    row_signature = getattr(proj, "head_signature", None)
+    _, row_signature = getattr(proj, "head_row", (None, None))
     if row_signature:
         return signed_head(proj.seq, proj.head_hash, row_signature)
     return LOOK_UP
@@ -97,10 +95,8 @@ def game_view(game_id: int, state: GameState, user, *, seq: int,
 
 def current(game_id: int) -> tuple[GameProjection, GameState]:
     """The projection and its state; the head row's signature comes in the same statement
-    (`proj.head_signature`: a view's `signed_head`, `head_of`)."""
-    head = GameEvent.objects.filter(game_id=OuterRef("game_id"), seq=OuterRef("seq"))
-    signature = Subquery(head.values("head_signature")[:1])
-    proj = GameProjection.objects.filter(game_id=game_id).annotate(head_signature=signature).first()
+    (`proj.head_row`: a view's `signed_head`, `head_of`)."""
+    proj = projections.read_head(game_id)
     if proj is None:
         raise not_found()
     return proj, state_from_json(proj.state)
