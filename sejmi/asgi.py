@@ -1,6 +1,7 @@
 """ASGI entry point: HTTP via Django, websockets via Channels, and the server's lifespan (where
 `make run` starts its deadline runner)."""
 
+import asyncio
 import os
 
 from django.core.asgi import get_asgi_application
@@ -18,6 +19,7 @@ from django.core.exceptions import SuspiciousFileOperation  # noqa: E402
 from django.http import Http404  # noqa: E402
 
 from games.clock import runner as clock_runner  # noqa: E402
+from games.core import pubsub  # noqa: E402
 from games.live.auth import TokenAuthMiddlewareStack  # noqa: E402
 from games.live.guard import OverloadGuard, SocketCap  # noqa: E402
 from games.live.wire import ServerSend  # noqa: E402
@@ -58,6 +60,7 @@ async def lifespan(scope, receive, send) -> None:
     while True:
         message = await receive()
         if message["type"] == "lifespan.startup":
+            pubsub.serve_on(asyncio.get_running_loop())
             if settings.SEJMI_INPROCESS_RUNNER:
                 clock_runner.start()
             await send({"type": "lifespan.startup.complete"})

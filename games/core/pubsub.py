@@ -22,6 +22,7 @@ for the cost of a broadcast (bench-load, docs/PERFORMANCE.md).
 
 from __future__ import annotations
 
+import asyncio
 import os
 import threading
 from collections import OrderedDict
@@ -88,7 +89,20 @@ class PubSubLayer(RedisPubSubChannelLayer):
 # --- sending from synchronous code: the one way every broadcast goes -------------------------
 # (committed batches, sealed passes, chat, notification pushes). With Redis (every deployment)
 # the calling thread publishes itself (`PubSubLayer.publish`): no hop to an event loop, no loop
-# or connection made per call. `make run`'s in-memory layer has no Redis: async_to_sync does it.
+# or connection made per call. `make run`'s in-memory layer has no Redis: its queues belong to
+# the server's loop, so the send is run there (`serve_on`).
+
+_server_loop: asyncio.AbstractEventLoop | None = None
+
+
+def serve_on(loop: asyncio.AbstractEventLoop | None) -> None:
+    """The server's loop (sejmi.asgi's lifespan): where the sockets of an in-memory layer wait.
+    A send from a thread of no loop (`make run`'s deadline runner: bot moves, notification
+    pushes) goes to it. async_to_sync there made a thread and an event loop per send (3 % of
+    `make run`'s CPU, issue 31) and woke the waiting socket from a foreign thread, which
+    asyncio's queues do not allow: the server's loop noticed at its next wake-up."""
+    global _server_loop
+    _server_loop = loop
 
 
 def game_group(game_id: int) -> str:
@@ -106,5 +120,21 @@ def group_send(group: str, message: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if isinstance(layer, PubSubLayer):
         layer.publish(group, message)
+    elif (loop := _server_loop) is not None and _from_another_thread(loop):
+        sent = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
+        sent.result(timeout=SEND_TIMEOUT_S)
     else:
         async_to_sync(layer.group_send)(group, message)
+
+
+SEND_TIMEOUT_S = 10.0  # the server's loop takes an in-memory send at its next turn
+
+
+def _from_another_thread(loop: asyncio.AbstractEventLoop) -> bool:
+    """Whether `loop` runs, in a thread other than the caller's (whose code is not async)."""
+    if not loop.is_running() or loop.is_closed():
+        return False
+    try:
+        return asyncio.get_running_loop() is not loop
+    except RuntimeError:  # no loop runs in this thread
+        return True
