@@ -10,6 +10,7 @@ from urllib.parse import parse_qs
 from channels.auth import AuthMiddlewareStack
 from django.contrib.auth.models import AnonymousUser
 
+from games.accounts import tokens
 from games.live.socket_db import socket_db
 from games.live.tickets import ticket_redeem
 
@@ -18,10 +19,8 @@ TOKEN = re.compile(r"[0-9a-f]{40}")
 
 @socket_db
 def _user_for_token(key: str):
-    from rest_framework.authtoken.models import Token
-
-    token = Token.objects.select_related("user").filter(key=key).first()
-    return token.user if token and token.user.is_active else None
+    found = tokens.user_for_key(key)
+    return found[0] if found and found[0].is_active else None
 
 
 class TokenAuthMiddleware:
