@@ -202,21 +202,16 @@ def _poll(pool: Executor, stop: threading.Event, advance_all: Callable[[], None]
 
 def _run_on_alarm(alarm: Alarm, stop: threading.Event, advance_all: Callable[[], None],
                   beside: Callable[[], object] | None, retry: float) -> None:  # fmt: skip
-    """`make run`'s loop: at each ring or next due time, follow the games committed since the
-    last look, advance every overdue game, then run `beside` (every notification chore) if a
-    reminder is due, a ring asked for it, or alarm.IDLE_LOOK_S has passed (no chores for a
-    move that told nobody), then read the next due time (after the chores: what they or a
-    command meanwhile set) and sleep."""
+    """`make run`'s loop: at each ring or next due time, advance every overdue game, then run
+    `beside` (every notification chore) if a reminder is due, a ring asked for it, or
+    alarm.IDLE_LOOK_S has passed (no chores for a move that told nobody), then read
+    the next due time (after the chores: what they or a command meanwhile set) and sleep."""
     due: Due | None = None  # not read yet: anything may be due
     chores_at = 0.0
     while not stop.is_set():
         asked = alarm.clear()
-        # The followers first: a human's move is then the game's head alone, whose state the
-        # projection holds. After the bots' answer they met two batches and folded the game
-        # from its last snapshot (a tenth of `make run`'s CPU per move, issue 31). The bots'
-        # moves ring the alarm: their followers run at the next turn, as at once.
-        _beside(followers.follow_pending)
         advance_all()
+        _beside(followers.follow_pending)  # the games committed since the last look
         if beside is not None and (asked or due is None or _passed(due.reminder)
                                    or time.monotonic() >= chores_at):  # fmt: skip
             _beside(beside)
