@@ -27,6 +27,7 @@ import logging
 import os
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import timedelta
@@ -121,7 +122,7 @@ def _together(game_id: int, chosen: list[Follower]) -> int:
             if not mine:
                 continue
             if follower.wants is None or any(row.type in follower.wants for row in mine):
-                before = partial(event_store.state_at, game_id, cursors[follower.name])
+                before = partial(_state_at, game_id, cursors[follower.name])
                 try:
                     with transaction.atomic():
                         acted.append((follower, follower.handle(game_id, before, mine)))
@@ -139,6 +140,33 @@ def _together(game_id: int, chosen: list[Follower]) -> int:
             except Exception:
                 log.exception("follower %s: after game %s committed", follower.name, game_id)
     return len(acted)
+
+
+# The public states the followers saw at the games' heads, the newest STATES_KEPT: a follower's
+# next catch-up of such a game starts at that head, and `before()` is then this copy, with no
+# snapshot read and no fold. A state at a seq never changes (the log is append-only), so a
+# remembered one is never stale. `make run`'s runner follows a human's move together with the
+# bot's answer (two batches): the fold from the last snapshot was a third of the followers' CPU.
+STATES_KEPT = 512
+_states: OrderedDict[tuple[int, int], GameState] = OrderedDict()
+_states_lock = threading.Lock()
+
+
+def state_seen(game_id: int, seq: int, state: GameState) -> None:
+    """A follower saw game `game_id`'s public state at `seq` (the projection's, at its head)."""
+    with _states_lock:
+        _states[(game_id, seq)] = state
+        _states.move_to_end((game_id, seq))
+        while len(_states) > STATES_KEPT:
+            _states.popitem(last=False)
+
+
+def _state_at(game_id: int, seq: int) -> GameState | None:
+    """event_store.state_at, from a state a follower saw when there is one (a copy: the
+    followers may change what they are given)."""
+    with _states_lock:
+        seen = _states.get((game_id, seq))
+    return seen.copy() if seen is not None else event_store.state_at(game_id, seq)
 
 
 def _locked_cursors(game_id: int, names: list[str]) -> dict[str, int] | None:
