@@ -15,20 +15,16 @@ from games.core.codec import state_to_json
 from games.core.models import FollowerCursor
 from games.notifications.derive import FOLLOWER as NOTIFICATIONS
 from games.notifications.models import Notification
+from tests.support.api import a_legal_command
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def _move(clients, gid: int) -> None:
     """Whoever is awaited plays his first legal command."""
-    for client in clients:
-        view = client.get(f"/api/games/{gid}/").json()
-        if view["legal"]:
-            body = {"expected_seq": view["seq"], **view["legal"][0]}
-            answer = client.post(f"/api/games/{gid}/commands/", body, format="json")
-            assert answer.status_code == 200, answer.content
-            return
-    raise AssertionError("nobody is awaited")
+    client, body = a_legal_command(gid, clients)
+    answer = client.post(f"/api/games/{gid}/commands/", body, format="json")
+    assert answer.status_code == 200, answer.content
 
 
 def _told(gid: int) -> list[tuple]:
