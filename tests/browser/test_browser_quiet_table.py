@@ -73,6 +73,9 @@ def test_the_bell_stays_at_zero_while_bots_play_a_whole_game_at_the_visible_tabl
     eva = make_player("eva")
     gid = eva.create_game(3, rig={"first": 0, "lives": [2, 2, 2]}, bots=[1, 2])
     eva.join(gid, 0)  # the game starts: her turn, told before her table is open
+    # The followers tell her after the join's COMMIT, in their own process: marked read before
+    # that, the notification came after the mark (a race CI met once).
+    wait_until(lambda: eva.get("/api/notifications/", unread=1)["unread"], 10, "her turn told")
     assert eva.post("/api/notifications/read/", {"all": True}) == {"unread": 0}
     page = open_page("eva")
     login(page, eva)
