@@ -29,11 +29,10 @@ def user_for_key(key: str) -> tuple[Any, Token] | None:
     model, (created, *values) = get_user_model(), row
     fields = model._meta.concrete_fields
     read_user = plain_sql.reader(model, [f.name for f in fields])
-    user = model(**dict(zip((f.attname for f in fields), read_user(tuple(values)), strict=True)))
+    # Rows of `alias`, as the ORM makes them (`from_db`): linking them asks the router nothing.
+    user = model.from_db(alias, [f.attname for f in fields], read_user(tuple(values)))
     (created,) = plain_sql.reader(Token, ["created"])((created,))
-    token = Token(key=key, user_id=user.pk, created=created)
-    for instance in (user, token):  # rows read from `alias` (linking them asks no router)
-        instance._state.adding, instance._state.db = False, alias
+    token = Token.from_db(alias, ["key", "user_id", "created"], [key, user.pk, created])
     token.user = user
     return user, token
 

@@ -153,7 +153,9 @@ _states_lock = threading.Lock()
 
 
 def state_seen(game_id: int, seq: int, state: GameState) -> None:
-    """A follower saw game `game_id`'s public state at `seq` (the projection's, at its head)."""
+    """A follower saw game `game_id`'s public state at `seq` (the projection's, at its head):
+    a copy is kept, so the caller may go on changing its own."""
+    state = state.copy()
     with _states_lock:
         _states[(game_id, seq)] = state
         _states.move_to_end((game_id, seq))

@@ -134,7 +134,7 @@ def derive_past(
     proj = _head(game_id, rows[-1].seq)
     head = state_from_json(proj.state) if proj is not None else None
     if head is not None:  # the next catch-up starts here: no fold (games.core.followers)
-        followers.state_seen(game_id, rows[-1].seq, head.copy())
+        followers.state_seen(game_id, rows[-1].seq, head)
     state, items = _told(game_id, before, rows, head)
     mails: set[int] = set()
     created = _create(game_id, state, items, mails)

@@ -84,6 +84,7 @@ def _pause_or_resume(since: datetime | None, human_at: datetime | None,
 
 
 _COLUMNS = tuple(f.name for f in GameProjection._meta.concrete_fields)
+_ATTNAMES = [f.attname for f in GameProjection._meta.concrete_fields]
 
 
 def lock_read(game_id: int) -> plain_sql.Read:
@@ -123,13 +124,12 @@ def _found(game_id: int, rows: list[tuple], alias: str) -> GameProjection | None
     if not rows:
         return None
     *values, seed, head_hash, head_signature = rows[0]
-    read = plain_sql.reader(GameProjection, _COLUMNS)
-    proj = GameProjection(**dict(zip((f.attname for f in GameProjection._meta.concrete_fields),
-                                     read(tuple(values)), strict=True)))  # fmt: skip
-    game = Game(pk=game_id, seed=bytes(seed))
-    for row in (proj, game):  # read rows, of `alias` (else linking them asks the router where
-        row._state.adding, row._state.db = False, alias  # to write: the read leaves a replica)
-    proj.game = game
+    # Rows of `alias`, as the ORM makes them (`from_db`): linking them then asks the router
+    # nothing (an unsaved row would ask where to write, and the read would leave a replica).
+    proj = GameProjection.from_db(
+        alias, _ATTNAMES, plain_sql.reader(GameProjection, _COLUMNS)(tuple(values))
+    )
+    proj.game = Game.from_db(alias, ["id", "seed"], [game_id, bytes(seed)])
     proj.head_row = (head_hash, head_signature)
     return proj
 
