@@ -16,16 +16,13 @@ from typing import Any
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.db import DatabaseError
 from uvicorn.protocols.utils import ClientDisconnected
 from websockets.exceptions import ConnectionClosed
 
 from games.chat import rules as chat_rules
-from games.core.db_health import database_away, forget_dead_connections, pool_exhausted
 from games.core.errors import ApiError
 from games.engine import GameState
-from games.engine.errors import Code
-from games.live import catch_up, delayed, pacing, render, wire
+from games.live import catch_up, commanding, delayed, pacing, render, wire
 from games.live.frames import frame_text
 from games.live.guard import TRY_AGAIN_LATER
 from games.live.hub import hub
@@ -34,7 +31,7 @@ from games.live.outbox import Outbox
 from games.live.presence import Tracker
 from games.live.render import Frames
 from games.live.socket_db import socket_db
-from games.table import commands, selectors, spectating
+from games.table import selectors, spectating
 from games.table.publish import CommittedBatch, SealedNotice
 
 GONE = object()  # the client left while the socket wrote to it
@@ -155,7 +152,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             if hasattr(self, "presence"):
                 await self.presence.show(request.visible)
         elif isinstance(request, SocketCommand):
-            await self._answer(request)
+            await commanding.answer(self, request)
         else:
             after = request.after
             self.outbox.later(lambda: self._resync(after))
@@ -170,52 +167,6 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self._send({"type": "view", "view": view})
         self.first_sent = min(self.first_sent, after + 1)
         self.last_sent = max(self.last_sent, view["seq"])  # an `after` past it: the client's word
-
-    async def _answer(self, request: SocketCommand) -> None:
-        """The command's answer takes its place in the outbox first: what the command commits
-        reaches this socket after its ack (docs/LIVE_STREAM.md), as frames queued before it go
-        before it."""
-        answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-
-        async def ack() -> None:
-            await self.send(text_data=frame_text(await answer))
-
-        self.outbox.later(ack)
-        try:
-            answer.set_result(await socket_db(self._command)(request))
-        except asyncio.CancelledError:
-            answer.cancel()  # the socket ends: so does the ack's turn
-            raise
-        except Exception as err:
-            answer.set_exception(err)  # the socket ends with it, as its handler did
-            raise
-
-    def _command(self, request: SocketCommand) -> dict[str, Any]:
-        """The REST command's service call, with the frame's id as its Idempotency-Key. The
-        ack is sent once it committed; its events and view reach every socket (this one too)
-        through the hub, as any other command's do."""
-        try:
-            if not getattr(self.user, "is_authenticated", False):
-                raise ApiError(Code.FORBIDDEN, "sign in and take a seat to send commands")
-            answer = commands.game_command(user=self.user, game_id=self.game_id,
-                                           body=request.body, key=request.id,
-                                           view=False)  # the ack says the seq alone  # fmt: skip
-        except DatabaseError as err:  # overloaded (games.live.guard) or the database lost: the
-            if pool_exhausted(err):  # socket stays, and the client sends the same id again later
-                message = "the service is busy; retry shortly"
-            elif database_away(err):
-                forget_dead_connections()
-                message = "the database is unreachable; retry shortly"
-            else:
-                raise
-            return {"type": "error", "id": request.id, **ApiError(Code.UNAVAILABLE, message).body()}
-        except ApiError as err:
-            spectator = err.code is Code.NOT_YOUR_TURN and (
-                selectors.seat_in(self.game_id, self.user) is None)  # fmt: skip
-            if spectator:
-                err = ApiError(Code.FORBIDDEN, "spectators cannot send commands")
-            return {"type": "error", "id": request.id, **err.body()}
-        return {"type": "ack", "id": request.id, "seq": answer["seq"]}
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels closes old DB connections before every message, a hop to a thread each (one

@@ -5,6 +5,7 @@ commits through games.table.commit."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -119,12 +120,14 @@ def game_join(*, user, game_id: int, seat: Any = None) -> Committed:
     return commit(game_id, decide, expected_seq=None)  # joins queue on the game's row lock
 
 
-def game_command(*, user, game_id: int, body: Any, key: str | None,
-                 view: bool = True) -> dict[str, Any]:  # fmt: skip
+def game_command(*, user, game_id: int, body: Any, key: str | None, view: bool = True,
+                 landed: Callable[[int], None] | None = None) -> dict[str, Any]:  # fmt: skip
     """A seat's command (API.md), over REST or the socket. Returns {"seq", "view"} ({"seq"}
     with view=False: the socket's ack). With a key, the first answer that landed is stored
     (per user and game) and returned to every retry over either path, which appends nothing;
     the same key with another body → idempotency_mismatch. A refused command stores nothing.
+    `landed` (the socket's ack) is told the seq at COMMIT, before what follows it, unless the
+    command ends its player's vacation: then the answer waits for that.
 
     What is stored is what the command appended, not a rendered view (issue 19): {"seq",
     "appended": [first, last] or null (a sealed pass appends nothing), "deadline"}. A retry
@@ -166,9 +169,13 @@ def game_command(*, user, game_id: int, body: Any, key: str | None,
                                       "deadline": iso(done.deadline_at)
                                       if done.deadline_at else None})  # fmt: skip
 
+    def committed(done: Committed) -> None:
+        if landed is not None and not paused_by_him:
+            landed(done.seq)
+
     try:
         done = commit(game_id, decide, expected_seq=expected, then=remember,
-                      deadline_first=True, player=user)  # fmt: skip
+                      deadline_first=True, player=user, landed=committed)  # fmt: skip
     except ApiError:  # refused, or the key's unique row collided (_lost_race)
         if key is None:
             raise

@@ -114,10 +114,15 @@ def _standing_answers(game_id: int, before: GameState, after: GameState, seed: b
 
 def commit(game_id: int, decide: Decision, expected_seq: int | None,
             then: Callable[[Committed], None] | None = None, *,
-            deadline_first: bool = False, player: Any = None) -> Committed:  # fmt: skip
+            deadline_first: bool = False, player: Any = None,
+            landed: Callable[[Committed], None] | None = None) -> Committed:  # fmt: skip
     """Load → decide → append → project, in one transaction. The projection's row lock makes
     commands on one game queue (a loser then sees the new seq: stale_seq); the unique
     (game, seq) constraint stays the final guard.
+
+    `then` runs inside the transaction once the command is decided; `landed` right after
+    COMMIT, before the broadcast, the deadline and the followers' wake-up (the socket's ack:
+    it need not wait for their round trips).
 
     `player` (a user's command): who may act comes before which seq (boardgame.io's order):
     anyone without a seat is refused `forbidden` before the seq or the deadline is looked at,
@@ -139,11 +144,11 @@ def commit(game_id: int, decide: Decision, expected_seq: int | None,
             if player is not None and not _seated(proj, player):
                 raise ApiError(Code.FORBIDDEN, "only the game's players send commands")
             if not (deadline_first and deadline.overdue(proj, timezone.now())):
-                return _apply(proj, decide, expected_seq, then, ahead)
+                return _apply(proj, decide, expected_seq, then, ahead, landed)
             _apply_deadline(proj, ahead, sync)
             try:  # the deadline moved the game on: what was read ahead is read again
                 with transaction.atomic():  # a savepoint: a refusal keeps the deadline's events
-                    done = _apply(proj, decide, expected_seq, then, None)
+                    done = _apply(proj, decide, expected_seq, then, None, landed)
                     sync()  # its writes' errors surface inside the savepoint
                     return done
             except ApiError as err:
@@ -189,7 +194,8 @@ def _apply_deadline(proj: GameProjection, ahead: Ahead, sync: Callable[[], None]
 
 
 def _apply(proj: GameProjection, decide: Decision, expected_seq: int | None,
-           then: Callable[[Committed], None] | None, ahead: Ahead | None) -> Committed:  # fmt: skip
+           then: Callable[[Committed], None] | None, ahead: Ahead | None,
+           landed: Callable[[Committed], None] | None = None) -> Committed:  # fmt: skip
     """Decide on the public state folded with the open window's sealed passes (R19, R26);
     bots asked in a window that stays open answer at once (sealed like anyone's pass).
     `ahead`: read with the lock at this seq (None: read here what is needed)."""
@@ -211,6 +217,9 @@ def _apply(proj: GameProjection, decide: Decision, expected_seq: int | None,
         events = events + more
     except IllegalCommand as err:
         raise ApiError.from_engine(err) from None
+    if landed is not None:  # registered before the append's after-COMMIT calls, so run first;
+        # dropped with this transaction or savepoint if it rolls back (`done` is bound by then)
+        transaction.on_commit(lambda: landed(done))
     done = _append_or_seal(proj, public, sealed, events, after)
     if then is not None:
         then(done)

@@ -41,6 +41,44 @@ async def test_a_play_over_the_socket_is_acked_and_reaches_every_socket(table, s
     assert watched["phase"] == "block" and watched["seq"] == answer["seq"]
 
 
+async def test_the_ack_goes_out_at_commit_before_what_follows_it(table, sockets, monkeypatch):
+    """Issue 31: the ack waits for COMMIT, not for the work after it (the broadcast, the next
+    deadline, the followers' wake-up: a Redis round trip each). With the broadcast held, the
+    ack still comes; the batch follows it on the same socket once the broadcast goes."""
+    import threading
+
+    from games.table import publish
+
+    release = threading.Event()
+    broadcast = publish.broadcast
+
+    def held(*args, **kwargs) -> None:
+        release.wait(TIMEOUT * 2)
+        broadcast(*args, **kwargs)
+
+    monkeypatch.setattr(publish, "broadcast", held)
+    player, view = await sockets(table.gid, table.tokens[0])
+    try:
+        answer = await send_command(player, "early", {"expected_seq": view["seq"], **PLAY})
+    finally:
+        release.set()
+    assert answer["type"] == "ack" and answer["seq"] > view["seq"]
+    seen, after = await change(player)  # the batch, after the ack
+    assert seen[0]["seq"] == view["seq"] + 1 and after["seq"] == answer["seq"]
+
+
+async def test_an_ack_that_ends_a_vacation_comes_after_it_ended(table, sockets):
+    """The early ack waits when the command ends its player's vacation (docs/AWAY.md): once
+    acked, his vacation is over everywhere, as once REST answered."""
+    away = await sync_to_async(table.seats[0].post)("/api/me/vacation/", {"days": 3},
+                                                    format="json")  # fmt: skip
+    assert away.status_code == 200, away.content
+    player, view = await sockets(table.gid, table.tokens[0])
+    answer = await send_command(player, "back", {"expected_seq": view["seq"], **PLAY})
+    assert answer["type"] == "ack"
+    assert (await rest(table, 0, "/api/me/vacation/"))["until"] is None
+
+
 async def test_no_message_of_a_game_socket_hops_to_a_thread_to_close_connections(
     table, sockets, monkeypatch
 ):
