@@ -135,7 +135,7 @@ def commit(game_id: int, decide: Decision, expected_seq: int | None,
     would have (docs/CHOICES.md)."""
     refused: ApiError | None = None
     try:
-        # PostgreSQL: BEGIN, the reads in one round trip, the writes with COMMIT in another.
+        # PostgreSQL: BEGIN with the reads in one round trip, the writes with COMMIT in another.
         with plain_sql.command_transaction() as sync:
             proj, ahead = _read_ahead(game_id)
             if proj is None:

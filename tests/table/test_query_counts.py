@@ -19,11 +19,12 @@ pytestmark = pytest.mark.django_db(transaction=True)
 VIEW = ["token and user", "projection"]
 # A command writes the game's own rows alone: what spans games follows the log after COMMIT
 # (games.core.followers). It reads what it may need at once, then sends its writes, merged into
-# one statement, with COMMIT (games.core.plain_sql.command_transaction): 6 statements in 3
+# one statement, with COMMIT (games.core.plain_sql.command_transaction): 6 statements in 2
 # round trips where it was 13 in 4.
 COMMAND = [  # no read of stored answers first: the unique row guards a spent key (services)
-    "BEGIN",  # its own round trip: psycopg waits to learn the transaction began
-    # The reads, one message: the lock first, so the others see the last commit.
+    # BEGIN and the reads, one message (psycopg would send BEGIN alone, a round trip of its
+    # own: games.core.plain_sql.together); the lock first, so the others see the last commit.
+    "BEGIN",
     "projection, FOR UPDATE",
     "the passes sealed at the game's seq (a block window's, R19)",
     "the seated players' standing orders (a play opens a block window)",
@@ -31,7 +32,7 @@ COMMAND = [  # no read of stored answers first: the unique row guards a spent ke
     "INSERT the events, UPDATE the projection, INSERT the idempotent answer",
     "COMMIT",
 ]
-COMMAND_ROUND_TRIPS = 3
+COMMAND_ROUND_TRIPS = 2
 WRITES = ("INSERT", "UPDATE", "DELETE", "WITH")
 REST_COMMAND = ["token and user", *COMMAND]
 
@@ -77,8 +78,8 @@ def test_a_socket_command_is_the_service_call_alone(table):
     assert len(sql) == len(COMMAND), sql
 
 
-def test_a_socket_command_is_three_round_trips(table):
-    """BEGIN, the reads, the writes with COMMIT. The play opens a block window: the usual
+def test_a_socket_command_is_two_round_trips(table):
+    """BEGIN with the reads, the writes with COMMIT. The play opens a block window: the usual
     move."""
     user = get_user_model().objects.get(username=table.seats[0].username)
     seq = table.seats[0].get(f"/api/games/{table.gid}/").json()["seq"]
@@ -88,9 +89,9 @@ def test_a_socket_command_is_three_round_trips(table):
     assert trips == COMMAND_ROUND_TRIPS
 
 
-def test_a_pass_that_stays_sealed_is_three_round_trips_too(table):
+def test_a_pass_that_stays_sealed_is_two_round_trips_too(table):
     """R19: a pass that leaves the window open is sealed, nothing appended: its sealed pass
-    and the idempotent answer are the only writes (one statement), in the same three round
+    and the idempotent answer are the only writes (one statement), in the same two round
     trips (the window's sealed passes were read with the lock)."""
     user = get_user_model().objects.get(username=table.seats[0].username)
     seq = table.seats[0].get(f"/api/games/{table.gid}/").json()["seq"]
