@@ -65,7 +65,7 @@ def floor_md(f: dict) -> list[str]:
         "each, a fresh Idempotency-Key): each recorded from `game_command` in a rolled-back "
         "transaction, then sent by a bare psycopg 3 connection (no Django) and committed, "
         "in turn one statement per round trip (the command path before issue 19), in the "
-        "command path's three round trips (BEGIN | the reads | the writes with COMMIT) and all "
+        "command path's two round trips (BEGIN with the reads | the writes with COMMIT) and all "
         f"in one pipeline. {f['server']}, synchronous_commit {f['synchronous_commit']}, "
         f"fsync {f['fsync']}; load after {f['load']}.",
         "",
@@ -76,7 +76,7 @@ def floor_md(f: dict) -> list[str]:
         "PostgreSQL backend |",
         "|---|---|---|---|---|---|---|---|",
         row("the command path's statements, one round trip each", one),
-        row("**the floor**: the same in the command path's three round trips", path),
+        row("**the floor**: the same in the command path's two round trips", path),
         row("the same statements in one pipeline (one round trip)", piped),
         "",
         f"Statements (BEGIN and COMMIT included) per command: median "

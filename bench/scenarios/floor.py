@@ -17,8 +17,9 @@ client-side binding, as the path's own messages are). Three ways of sending, in 
 move so load hits each alike:
 - one round trip per statement (how the command path sent them before issue 19);
 - grouped as the command path now sends them (games.core.plain_sql.command_transaction):
-  BEGIN, then every statement before the first write in one message (the lock and the reads
-  sent with it), then the writes with COMMIT in one: three round trips (the floor);
+  BEGIN with every statement before the first write in one message (the lock and the reads),
+  then the writes with COMMIT in one: two round trips (the floor; three until issue 31 sent
+  BEGIN with the reads);
 - all of them in one psycopg pipeline: one round trip for the whole move (the limit).
 
 Timed per move from BEGIN to COMMIT's answer; CPU is this process's thread time inside those
@@ -116,7 +117,7 @@ def send(cursor, statements: Sequence[Statement], *, way: str = ONE,
          each: list[float] | None = None) -> None:  # fmt: skip
     """Send the statements on `cursor`'s autocommit connection, reading every result as
     Django does (`ONE`; `each`: the time of each, appended); `PIPELINE`: all in one round
-    trip; `PATH`: in the command path's three round trips (`groups`), a message each."""
+    trip; `PATH`: in the command path's two round trips (`groups`), a message each."""
     if way == PIPELINE:
         with cursor.connection.pipeline():
             for sql, params in statements:
@@ -141,11 +142,11 @@ def send(cursor, statements: Sequence[Statement], *, way: str = ONE,
 
 
 def groups(statements: Sequence[Statement]) -> list[list[Statement]]:
-    """BEGIN | the statements before the first write | the rest with COMMIT."""
+    """BEGIN with the statements before the first write | the rest with COMMIT."""
     body = list(statements[1:-1])
     first_write = next((i for i, (sql, _) in enumerate(body)
                         if sql.lstrip().upper().startswith(_WRITES)), len(body))  # fmt: skip
-    parts = [[statements[0]], body[:first_write], body[first_write:] + [statements[-1]]]
+    parts = [[statements[0], *body[:first_write]], body[first_write:] + [statements[-1]]]
     return [part for part in parts if part]
 
 
