@@ -83,6 +83,9 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
         "timeout": 20, "transaction_mode": "IMMEDIATE",
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
     }  # fmt: skip
+    # Each thread keeps its connection: the web's views run on one thread (sejmi.handlers),
+    # the runner and the socket's database calls on one each.
+    DATABASES["default"]["CONN_MAX_AGE"] = None
 # DATABASE_REPLICA_URLS: streaming replicas of the primary (aliases replica1, replica2, ...)
 # for the reads that may lag (games.core.replicas; docs/PRODUCTION.md, "Read replicas"): each
 # pooled and acting as the service's role like the primary; in tests a mirror of it.

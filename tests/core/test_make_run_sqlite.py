@@ -5,7 +5,7 @@ game between three accounts, through the API, in a process of its own: the first
 passes in a block window is sealed (R19) and read back when the second closes it; what is told
 a player with the table open in a visible tab is born read (issue 18: the presence's SQL). The
 file is kept in write-ahead-log mode (sejmi/databases.py: issue 31, a commit without a file
-made, synced and deleted)."""
+made, synced and deleted); its requests share one thread and its connection (sejmi.handlers)."""
 
 from __future__ import annotations
 
@@ -70,3 +70,40 @@ def test_make_runs_sqlite_plays_a_game_that_tells_its_players(tmp_path):
     assert done.stdout.startswith("played")
     with sqlite3.connect(tmp_path / "db.sqlite3") as db:
         assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+
+
+SERVE = """
+import asyncio, threading
+import django
+django.setup()
+from django.core.management import call_command
+call_command("migrate", verbosity=0)
+from django.db.backends.signals import connection_created
+opened = []
+connection_created.connect(lambda sender, connection, **kw: opened.append(
+    threading.current_thread().name), weak=False)
+import httpx
+from sejmi.asgi import application
+
+async def main():
+    transport = httpx.ASGITransport(app=application)
+    async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
+        for _ in range(5):
+            answer = await client.get("/api/games/")
+            assert answer.status_code == 200, answer.text
+
+asyncio.run(main())
+print("opened", len(opened), len(set(opened)))
+"""
+
+
+def test_make_runs_requests_share_one_thread_and_its_connection(tmp_path):
+    """Issue 31: Django gave each request a thread of its own, and so a SQLite connection of
+    its own, opened and closed per request. `make run` serves its views on one thread
+    (sejmi.handlers.ViewsOnOneThread), which keeps its connection: five requests, one opened."""
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}", "REDIS_URL": "",
+           "MIGRATE_DATABASE_URL": "", "DJANGO_SETTINGS_MODULE": "sejmi.settings"}  # fmt: skip
+    done = subprocess.run([sys.executable, "-c", SERVE], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=300)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.split() == ["opened", "1", "1"], done.stdout
