@@ -218,8 +218,9 @@ def _apply(proj: GameProjection, decide: Decision, expected_seq: int | None,
     except IllegalCommand as err:
         raise ApiError.from_engine(err) from None
     if landed is not None:  # registered before the append's after-COMMIT calls, so run first;
-        # dropped with this transaction or savepoint if it rolls back (`done` is bound by then)
-        transaction.on_commit(lambda: landed(done))
+        # dropped with this transaction or savepoint if it rolls back (`done` is bound by then);
+        # robust: a failure here (the socket's loop gone) is logged, the broadcast still goes
+        transaction.on_commit(lambda: landed(done), robust=True)
     done = _append_or_seal(proj, public, sealed, events, after)
     if then is not None:
         then(done)
