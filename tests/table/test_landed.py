@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
+from games.core.errors import ApiError
 from games.table import commands, publish
 from tests.support.sockets import PLAY
 
@@ -36,7 +37,9 @@ def test_a_refused_command_tells_landed_nothing(table):
     told: list[int] = []
     user = get_user_model().objects.get(username=table.seats[0].username)
     seq = table.seats[0].get(f"/api/games/{table.gid}/").json()["seq"]
-    with pytest.raises(Exception, match="stale|seq"):
-        commands.game_command(user=user, game_id=table.gid, key="l2", view=False,
-                              body={"expected_seq": seq + 5, **PLAY}, landed=told.append)  # fmt: skip
+    body = {"expected_seq": seq + 5, **PLAY}
+    with pytest.raises(ApiError) as refused:
+        commands.game_command(user=user, game_id=table.gid, key="l2", view=False, body=body,
+                              landed=told.append)  # fmt: skip
+    assert refused.value.code == "stale_seq"
     assert told == []
