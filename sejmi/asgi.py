@@ -4,19 +4,12 @@
 import asyncio
 import os
 
-from django.core.asgi import get_asgi_application
+from sejmi.handlers import http_app
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sejmi.settings")
 
 # Build the Django app before importing anything that touches models.
-django_asgi_app = get_asgi_application()
-
-from django.db import connection  # noqa: E402
-
-from sejmi.handlers import ViewsOnOneThread  # noqa: E402
-
-if connection.vendor == "sqlite":  # `make run`: its views on one thread (sejmi.handlers)
-    django_asgi_app = ViewsOnOneThread()
+django_asgi_app = http_app()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import OriginValidator  # noqa: E402

@@ -1,6 +1,16 @@
 """`make run`'s HTTP handler (SQLite): every request's sync code on one long-lived thread."""
 
+import django
 from django.core.handlers.asgi import ASGIHandler
+
+
+def http_app() -> ASGIHandler:
+    """Django's ASGI app, as `django.core.asgi.get_asgi_application` builds it, with one
+    handler built: `make run`'s (SQLite) runs its views on one thread, elsewhere Django's own."""
+    django.setup(set_prefix=False)
+    from django.db import connection  # after setup: the settings name the database
+
+    return ViewsOnOneThread() if connection.vendor == "sqlite" else ASGIHandler()
 
 
 class ViewsOnOneThread(ASGIHandler):
