@@ -24,6 +24,15 @@ def _sums(view: dict) -> dict[str, float]:
     return got
 
 
+def _table_sum(n: int, winners: int) -> float:
+    """What a table's points add up to (API.md): each winner 1; among the other m players each
+    pair shares 1 / (n - 1) (one outlasted the other, or half each when out together); nothing
+    between a winner and another. n / 2 with one winner; more when several tie for the win
+    (R16's end, "still tied → all tied players win")."""
+    m = n - winners
+    return winners + m * (m - 1) / 2 / (n - 1)
+
+
 def _run(make_player, players_round, n: int, body: dict) -> tuple[dict, dict]:
     clients = {c.username: c for c in (make_player() for _ in range(n))}
     organiser = next(iter(clients.values()))
@@ -79,7 +88,11 @@ def test_swiss_of_seven_in_two_rounds_at_tables_of_three_to_four(make_player, pl
         seated = [n for t in rnd["tables"] for n in t["players"]]
         assert sorted(seated) == sorted(clients)  # everyone at exactly one table
         for table in rnd["tables"]:
-            assert sum(table["points"]) == pytest.approx(len(table["players"]) / 2, abs=0.5)
+            winners = next(iter(clients.values())).get(f"/api/games/{table['game']}/").json()[
+                "winners"]  # fmt: skip
+            assert sum(table["points"]) == pytest.approx(_table_sum(len(table["players"]),
+                                                                    len(winners)))  # fmt: skip
+            assert all(table["points"][seat] == 1.0 for seat in winners)
     _check_standings(view)
     events = next(iter(clients.values())).get(f"/api/tournaments/{view['id']}/events/").json()
     types = [e["type"] for e in events["events"]]
